@@ -1,0 +1,66 @@
+package io.jperf.datapath;
+
+import io.jperf.ffi.InlineVerbs;
+import io.jperf.ffi.generated.ibv_wc;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * A preallocated array of work completions ({@code struct ibv_wc[capacity]}) that
+ * {@link #poll} fills; the accessors read entry {@code i} of the last poll without allocating.
+ *
+ * <p>Lifecycle: the memory belongs to the arena passed in. Threading: confined to the polling thread.
+ */
+public final class CompletionBatch {
+    private static final long WC_SIZE = ibv_wc.sizeof();
+    private static final long WR_ID = ibv_wc.wr_id$offset();
+    private static final long STATUS = ibv_wc.status$offset();
+    private static final long OPCODE = ibv_wc.opcode$offset();
+    private static final long VENDOR_ERR = ibv_wc.vendor_err$offset();
+    private static final long QP_NUM = ibv_wc.qp_num$offset();
+    private static final long BYTE_LEN = ibv_wc.byte_len$offset();
+
+    private final MemorySegment wcs;
+    private final int capacity;
+
+    public CompletionBatch(Arena arena, int capacity) {
+        this.capacity = capacity;
+        this.wcs = arena.allocate(WC_SIZE * capacity, 8);
+    }
+
+    public int capacity() {
+        return capacity;
+    }
+
+    /** Polls up to {@link #capacity()} completions; returns how many, or a negative value on error. */
+    public int poll(MemorySegment pollCqFn, MemorySegment cq) {
+        return InlineVerbs.pollCq(pollCqFn, cq, capacity, wcs);
+    }
+
+    public long wrId(int i) {
+        return wcs.get(ValueLayout.JAVA_LONG, WC_SIZE * i + WR_ID);
+    }
+
+    /** The {@code enum ibv_wc_status}; 0 is success, see {@link CompletionStatus}. */
+    public int status(int i) {
+        return wcs.get(ValueLayout.JAVA_INT, WC_SIZE * i + STATUS);
+    }
+
+    public int opcode(int i) {
+        return wcs.get(ValueLayout.JAVA_INT, WC_SIZE * i + OPCODE);
+    }
+
+    public int vendorError(int i) {
+        return wcs.get(ValueLayout.JAVA_INT, WC_SIZE * i + VENDOR_ERR);
+    }
+
+    public int qpNumber(int i) {
+        return wcs.get(ValueLayout.JAVA_INT, WC_SIZE * i + QP_NUM);
+    }
+
+    public int byteLength(int i) {
+        return wcs.get(ValueLayout.JAVA_INT, WC_SIZE * i + BYTE_LEN);
+    }
+}

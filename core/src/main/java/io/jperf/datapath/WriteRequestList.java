@@ -1,0 +1,119 @@
+package io.jperf.datapath;
+
+import io.jperf.ffi.InlineVerbs;
+import io.jperf.ffi.generated.ibv_send_wr;
+import io.jperf.ffi.generated.ibv_sge;
+import io.jperf.ffi.generated.rdma_h;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * A chain of RDMA WRITE work requests ({@code struct ibv_send_wr}, one SGE each) built once in
+ * native memory; the hot loop only patches fields ({@link #setSignaled}, {@link #setWrId},
+ * {@link #setRemoteAddress}, ...) and posts the whole chain with {@link #post}. A chain of
+ * length N is perftest's post list ({@code -l N}).
+ *
+ * <p>Lifecycle: the memory belongs to the arena passed in; the list is unusable once it is
+ * closed. Threading: confined to the posting thread.
+ */
+public final class WriteRequestList {
+    private static final long WR_SIZE = ibv_send_wr.sizeof();
+    private static final long SGE_SIZE = ibv_sge.sizeof();
+    private static final long WR_ID = ibv_send_wr.wr_id$offset();
+    private static final long NEXT = ibv_send_wr.next$offset();
+    private static final long SG_LIST = ibv_send_wr.sg_list$offset();
+    private static final long NUM_SGE = ibv_send_wr.num_sge$offset();
+    private static final long OPCODE = ibv_send_wr.opcode$offset();
+    private static final long SEND_FLAGS = ibv_send_wr.send_flags$offset();
+    private static final long REMOTE_ADDR = ibv_send_wr.wr$offset() + ibv_send_wr.wr.rdma$offset()
+            + ibv_send_wr.wr.rdma.remote_addr$offset();
+    private static final long RKEY = ibv_send_wr.wr$offset() + ibv_send_wr.wr.rdma$offset()
+            + ibv_send_wr.wr.rdma.rkey$offset();
+    private static final long SGE_ADDR = ibv_sge.addr$offset();
+    private static final long SGE_LENGTH = ibv_sge.length$offset();
+    private static final long SGE_LKEY = ibv_sge.lkey$offset();
+    private static final int SIGNALED = rdma_h.IBV_SEND_SIGNALED();
+    private static final int INLINE = rdma_h.IBV_SEND_INLINE();
+
+    private final MemorySegment wrs;
+    private final MemorySegment sges;
+    private final MemorySegment badWr;
+    private final int length;
+
+    /**
+     * @param arena      owns the native memory of the list
+     * @param length     how many work requests are chained (the post list)
+     * @param localAddr  source address in a registered region
+     * @param size       bytes per write
+     * @param lkey       the local region's key
+     * @param remoteAddr destination address at the peer
+     * @param rkey       the peer region's key
+     * @param inline     send the payload inline (only when size <= the QP's max inline data)
+     */
+    public WriteRequestList(Arena arena, int length, long localAddr, int size, int lkey, long remoteAddr, int rkey,
+                            boolean inline) {
+        if (length < 1) {
+            throw new IllegalArgumentException("a work request list needs at least one entry");
+        }
+        this.length = length;
+        this.wrs = arena.allocate(WR_SIZE * length, 8);
+        this.sges = arena.allocate(SGE_SIZE * length, 8);
+        this.badWr = arena.allocate(ValueLayout.ADDRESS);
+        for (int i = 0; i < length; i++) {
+            long wr = WR_SIZE * i;
+            long sge = SGE_SIZE * i;
+            sges.set(ValueLayout.JAVA_LONG, sge + SGE_ADDR, localAddr);
+            sges.set(ValueLayout.JAVA_INT, sge + SGE_LENGTH, size);
+            sges.set(ValueLayout.JAVA_INT, sge + SGE_LKEY, lkey);
+            wrs.set(ValueLayout.JAVA_LONG, wr + WR_ID, i);
+            wrs.set(ValueLayout.ADDRESS, wr + NEXT, i + 1 < length ? wrs.asSlice(WR_SIZE * (i + 1)) : MemorySegment.NULL);
+            wrs.set(ValueLayout.ADDRESS, wr + SG_LIST, sges.asSlice(sge));
+            wrs.set(ValueLayout.JAVA_INT, wr + NUM_SGE, 1);
+            wrs.set(ValueLayout.JAVA_INT, wr + OPCODE, rdma_h.IBV_WR_RDMA_WRITE());
+            wrs.set(ValueLayout.JAVA_INT, wr + SEND_FLAGS, inline ? INLINE : 0);
+            wrs.set(ValueLayout.JAVA_LONG, wr + REMOTE_ADDR, remoteAddr);
+            wrs.set(ValueLayout.JAVA_INT, wr + RKEY, rkey);
+        }
+    }
+
+    public int length() {
+        return length;
+    }
+
+    public void setWrId(int i, long wrId) {
+        wrs.set(ValueLayout.JAVA_LONG, WR_SIZE * i + WR_ID, wrId);
+    }
+
+    public void setSignaled(int i, boolean signaled) {
+        long at = WR_SIZE * i + SEND_FLAGS;
+        int flags = wrs.get(ValueLayout.JAVA_INT, at);
+        wrs.set(ValueLayout.JAVA_INT, at, signaled ? flags | SIGNALED : flags & ~SIGNALED);
+    }
+
+    public void setRemoteAddress(int i, long remoteAddr) {
+        wrs.set(ValueLayout.JAVA_LONG, WR_SIZE * i + REMOTE_ADDR, remoteAddr);
+    }
+
+    public void setLocalAddress(int i, long localAddr) {
+        sges.set(ValueLayout.JAVA_LONG, SGE_SIZE * i + SGE_ADDR, localAddr);
+    }
+
+    public void setLength(int i, int size) {
+        sges.set(ValueLayout.JAVA_INT, SGE_SIZE * i + SGE_LENGTH, size);
+    }
+
+    /** The first work request, as passed to {@code post_send}. */
+    public MemorySegment head() {
+        return wrs;
+    }
+
+    /**
+     * Posts the whole chain: {@code ibv_post_send(qp, head, &bad_wr)} through the provider's
+     * function pointer. Returns 0 or the errno the provider returned.
+     */
+    public int post(MemorySegment postSendFn, MemorySegment qp) {
+        return InlineVerbs.postSend(postSendFn, qp, wrs, badWr);
+    }
+}
