@@ -1,0 +1,86 @@
+package io.jperf.options;
+
+import java.nio.file.Path;
+
+/** The checks behind {@link TestOptions}; each failure names the perftest flag and what is allowed. */
+final class OptionsValidator {
+    private OptionsValidator() {
+    }
+
+    static void requireRange(String flag, long value, long min, long max) {
+        if (value < min || value > max) {
+            throw new OptionsException(flag + ": must be between " + min + " and " + max + " (got " + value + ")");
+        }
+    }
+
+    private static void require(boolean ok, String message) {
+        if (!ok) {
+            throw new OptionsException(message);
+        }
+    }
+
+    private static void requireNotBlank(String flag, String value) {
+        if (value != null && value.isBlank()) {
+            throw new OptionsException(flag + ": must not be empty");
+        }
+    }
+
+    static void validate(TestKind kind, Connection connection, String serverHost, int port, String device,
+                         int ibPort, long size, boolean allSizes, int iterations, int durationSeconds,
+                         int numQps, boolean bidirectional, int txDepth, int postList, int cqModeration,
+                         int inlineSize, Integer mtu, int gidIndex, int serviceLevel, int trafficClass,
+                         int qpTimeout, boolean rdmaCm, Integer tos, OutputMode outputMode, boolean json,
+                         Path jsonFile, String bindSourceIp, boolean loopback) {
+        String program = kind.perftestName();
+        requireNotBlank("host", serverHost);
+        requireNotBlank("-d/--ib-dev", device);
+        requireNotBlank("--bind_source_ip", bindSourceIp);
+        requireRange("-p/--port", port, 1, 65535);
+        requireRange("-i/--ib-port", ibPort, 1, 255);
+        requireRange("-s/--size", size, 1, TestOptions.MAX_SIZE);
+        requireRange("-n/--iters", iterations, TestOptions.MIN_ITERATIONS, TestOptions.MAX_ITERATIONS);
+        require(durationSeconds >= 0, "-D/--duration: must be a positive number of seconds (got "
+                + durationSeconds + ")");
+        require(!(durationSeconds > 0 && allSizes),
+                "-D/--duration cannot be combined with -a/--all: duration mode runs a single message size");
+        requireRange("-q/--qp", numQps, 1, TestOptions.MAX_QPS);
+        require(kind.isBandwidth() || numQps == 1,
+                "-q/--qp: multiple QPs are only available in bandwidth tests, " + program + " uses 1");
+        require(kind.isBandwidth() || !bidirectional,
+                "-b/--bidirectional: only available in bandwidth tests, not in " + program);
+        require(kind.isBandwidth() || connection == Connection.RC,
+                "-c/--connection: " + program + " supports RC only (UC is available in ib_write_bw)");
+        require(!(rdmaCm && connection == Connection.UC),
+                "-c UC cannot be combined with -R/--rdma_cm: librdmacm does not support UC");
+        requireRange("-t/--tx-depth", txDepth, 1, TestOptions.MAX_TX_DEPTH);
+        require(postList >= 1, "-l/--post_list: must be at least 1 (got " + postList + ")");
+        require(kind.isBandwidth() || postList == 1,
+                "-l/--post_list: post lists are only available in bandwidth tests, not in " + program);
+        require(postList == 1 || durationSeconds > 0 || iterations % postList == 0,
+                "-l/--post_list " + postList + ": -n/--iters (" + iterations + ") must be a multiple of it");
+        require(postList <= txDepth, "-l/--post_list " + postList + " exceeds -t/--tx-depth " + txDepth
+                + ": a post list must fit in the send queue");
+        requireRange("-Q/--cq-mod", cqModeration, 1, TestOptions.MAX_CQ_MODERATION);
+        require(postList == 1 || postList % cqModeration == 0, "-l/--post_list " + postList
+                + " must be a multiple of -Q/--cq-mod " + cqModeration);
+        requireRange("-I/--inline_size", inlineSize, 0, TestOptions.MAX_INLINE);
+        if (mtu != null) {
+            Mtu.fromBytes(mtu);
+        }
+        require(gidIndex == -1 || (gidIndex >= 0 && gidIndex <= TestOptions.MAX_GID_INDEX),
+                "-x/--gid-index: must be between 0 and " + TestOptions.MAX_GID_INDEX
+                        + ", or omitted for automatic choice (got " + gidIndex + ")");
+        requireRange("-S/--sl", serviceLevel, 0, 15);
+        requireRange("--tclass", trafficClass, 0, 255);
+        requireRange("-u/--qp-timeout", qpTimeout, 0, 31);
+        if (tos != null) {
+            require(rdmaCm, "-T/--tos: only valid with -R/--rdma_cm (use --tclass without -R)");
+            requireRange("-T/--tos", tos, 0, 255);
+        }
+        require(outputMode.appliesTo(kind), "--output=" + outputMode.flagValue() + ": not valid for " + program
+                + "; use " + (kind.isBandwidth() ? "bandwidth or message_rate" : "latency"));
+        require(json == (jsonFile != null), "--out_json_file: a JSON report needs a file name");
+        require(!(loopback && serverHost != null),
+                "loopback runs both ends in this process: do not also give a server host (" + serverHost + ")");
+    }
+}

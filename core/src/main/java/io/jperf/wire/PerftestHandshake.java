@@ -1,0 +1,227 @@
+package io.jperf.wire;
+
+import io.jperf.options.TestKind;
+import io.jperf.options.TestOptions;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The order of perftest 6.06's control exchanges for {@code ib_write_bw} and {@code ib_write_lat}
+ * (non-rdma_cm), driving a {@link ControlChannel}. The caller performs the QP work between the steps:
+ * <ol>
+ *   <li>{@link #preamble}: (bw only) both sides sleep 1 s; version; page size and cache line; MTU.</li>
+ *   <li>{@link #exchangeQpKeys}: the key message of every QP (lat first sends QP0's one extra time).
+ *       The caller then moves its QPs to RTR and RTS with the remote values.</li>
+ *   <li>{@link #confirmQpKeys}: every QP's key message again, after the QPs are connected (perftest
+ *       prints these as the remote addresses).</li>
+ *   <li>{@link #barrier}: one more QP0 exchange; then the measurement may start.</li>
+ *   <li>Per message size: {@link #beforeMeasurement} and {@link #afterMeasurement} (they exchange only in
+ *       bidirectional bw: a sync before the run, with {@code -a} a sync after it, then both reports).</li>
+ *   <li>{@link #finish}: unidirectional bw: an end-of-test key exchange (the server waits in it while the
+ *       client measures) and the client's report; then for all bw runs the closing key exchange and
+ *       {@code "done"}. Latency has no report and no closing exchange: the connection is just closed.</li>
+ * </ol>
+ * Calling a step out of order throws {@link IllegalStateException}. Not thread-safe; owns the channel and
+ * closes it in {@link #finish} or {@link #close}.
+ */
+public final class PerftestHandshake implements AutoCloseable {
+
+    /** How long both sides of a bandwidth test pause after connecting (perftest's {@code sleep(1)}). */
+    public static final Duration BW_SETTLE_DELAY = Duration.ofSeconds(1);
+
+    private enum Step { NEW, PREAMBLE_DONE, KEYS_DONE, CONFIRMED, READY, FINISHED }
+
+    private final ControlChannel channel;
+    private final TestKind kind;
+    private final boolean bidirectional;
+    private final boolean allSizes;
+    private final Duration settleDelay;
+    private Step step = Step.NEW;
+    private KeyMessage qp0;
+
+    /**
+     * @param channel a connected channel whose role matches {@code options.isServer()}
+     * @param options the test parameters (kind, {@code -b}, {@code -a} shape the exchange)
+     */
+    public PerftestHandshake(ControlChannel channel, TestOptions options) {
+        this(channel, options, BW_SETTLE_DELAY);
+    }
+
+    /**
+     * @param settleDelay the pause of bandwidth tests after connecting; perftest uses 1 s, tests may use 0
+     */
+    public PerftestHandshake(ControlChannel channel, TestOptions options, Duration settleDelay) {
+        this.channel = Objects.requireNonNull(channel, "channel");
+        Objects.requireNonNull(options, "options");
+        Role expected = options.isServer() ? Role.SERVER : Role.CLIENT;
+        if (channel.role() != expected) {
+            throw new IllegalArgumentException("channel role " + channel.role() + " does not match options ("
+                    + expected + ")");
+        }
+        this.kind = options.kind();
+        this.bidirectional = options.bidirectional();
+        this.allSizes = options.allSizes();
+        this.settleDelay = Objects.requireNonNull(settleDelay, "settleDelay");
+    }
+
+    /** The channel being driven (e.g. to change its read timeout). */
+    public ControlChannel channel() {
+        return channel;
+    }
+
+    /**
+     * What the preamble agreed on.
+     *
+     * @param remoteVersion the peer's perftest version
+     * @param pageAndCacheLine the larger page size and cache line size of the two sides
+     * @param ibvMtu the smaller {@code enum ibv_mtu} of the two sides (1 = 256 .. 5 = 4096)
+     */
+    public record Preamble(PerftestVersion remoteVersion, PageAndCacheLine pageAndCacheLine, int ibvMtu) {
+    }
+
+    /**
+     * Step 1. For bandwidth tests sleeps the settle delay first, then exchanges version
+     * ({@link PerftestVersion#ADVERTISED}), page/cache line and MTU.
+     *
+     * @param ibvMtu this side's MTU as {@code enum ibv_mtu} (1..5)
+     */
+    public Preamble preamble(int pageSize, int cacheLineSize, int ibvMtu) throws IOException {
+        advance(Step.NEW, Step.PREAMBLE_DONE);
+        if (kind.isBandwidth() && !settleDelay.isZero()) {
+            try {
+                Thread.sleep(settleDelay);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("interrupted before the version exchange");
+            }
+        }
+        PerftestVersion remote = channel.exchangeVersion(PerftestVersion.ADVERTISED);
+        PageAndCacheLine pc = channel.exchangePageAndCacheLine(pageSize, cacheLineSize);
+        int mtu = channel.exchangeMtu(ibvMtu);
+        return new Preamble(remote, pc, mtu);
+    }
+
+    /**
+     * Step 2. Exchanges every QP's key message, in QP order (latency: QP0's message once more before).
+     *
+     * @return the peer's messages, one per QP
+     */
+    public List<KeyMessage> exchangeQpKeys(List<KeyMessage> ours) throws IOException {
+        advance(Step.PREAMBLE_DONE, Step.KEYS_DONE);
+        if (ours.isEmpty()) {
+            throw new IllegalArgumentException("at least one QP's key message is needed");
+        }
+        if (!kind.isBandwidth() && ours.size() != 1) {
+            throw new IllegalArgumentException("latency tests use one QP (got " + ours.size() + ")");
+        }
+        qp0 = ours.getFirst();
+        if (!kind.isBandwidth()) {
+            channel.exchangeKeys(qp0, "initial key exchange");
+        }
+        return exchangeAll(ours, "QP key exchange");
+    }
+
+    /**
+     * Step 3. Exchanges every QP's key message again, after the caller connected its QPs.
+     *
+     * @return the peer's messages, one per QP
+     */
+    public List<KeyMessage> confirmQpKeys(List<KeyMessage> ours) throws IOException {
+        advance(Step.KEYS_DONE, Step.CONFIRMED);
+        qp0 = ours.getFirst();
+        return exchangeAll(ours, "connected-QP key exchange");
+    }
+
+    /** Step 4. The last exchange before measuring: both sides have connected QPs. */
+    public void barrier() throws IOException {
+        advance(Step.CONFIRMED, Step.READY);
+        channel.barrier(qp0);
+    }
+
+    /** Before each message size: bidirectional bandwidth tests sync both sides; otherwise nothing. */
+    public void beforeMeasurement() throws IOException {
+        requireStep(Step.READY);
+        if (kind.isBandwidth() && bidirectional) {
+            channel.exchangeKeys(qp0, "sync before measuring");
+        }
+    }
+
+    /**
+     * After each message size: bidirectional bandwidth tests sync (with {@code -a}) and exchange reports.
+     *
+     * @return the peer's report in bidirectional bandwidth tests (the caller adds it to its own), else null
+     */
+    public BwReport afterMeasurement(BwReport ours) throws IOException {
+        requireStep(Step.READY);
+        if (!kind.isBandwidth() || !bidirectional) {
+            return null;
+        }
+        if (allSizes) {
+            channel.exchangeKeys(qp0, "sync after measuring");
+        }
+        return channel.exchangeBwReport(Objects.requireNonNull(ours, "ours"));
+    }
+
+    /**
+     * Ends the session and closes the channel. Unidirectional bandwidth: the end-of-test exchange (the
+     * server blocks in it for up to {@code peerWait} while the client measures) and the report exchange;
+     * every bandwidth test then runs the closing exchange. Latency only closes.
+     *
+     * @param ours this side's last report (the server of a unidirectional test has none: pass null and
+     *     zeros are sent)
+     * @param peerWait how long the server may wait for the client to finish measuring
+     * @return in a unidirectional bandwidth test the peer's report (on the server: the client's result,
+     *     which perftest prints), else null
+     */
+    public BwReport finish(BwReport ours, Duration peerWait) throws IOException {
+        requireStep(Step.READY);
+        step = Step.FINISHED;
+        try {
+            if (!kind.isBandwidth()) {
+                return null;
+            }
+            BwReport theirs = null;
+            if (!bidirectional) {
+                Duration normal = channel.readTimeout();
+                channel.setReadTimeout(peerWait);
+                channel.exchangeKeys(qp0, "end of test");
+                channel.setReadTimeout(normal);
+                theirs = channel.exchangeBwReport(ours != null ? ours : new BwReport(0, 0, 0, 0, 0));
+            }
+            channel.closeHandshake(qp0);
+            return theirs;
+        } finally {
+            channel.close();
+        }
+    }
+
+    /** Closes the channel without the closing exchange (e.g. after a failure). Idempotent. */
+    @Override
+    public void close() throws IOException {
+        step = Step.FINISHED;
+        channel.close();
+    }
+
+    private List<KeyMessage> exchangeAll(List<KeyMessage> ours, String what) throws IOException {
+        List<KeyMessage> theirs = new ArrayList<>(ours.size());
+        for (int i = 0; i < ours.size(); i++) {
+            theirs.add(channel.exchangeKeys(ours.get(i), what + " for QP " + i));
+        }
+        return List.copyOf(theirs);
+    }
+
+    private void advance(Step from, Step to) {
+        requireStep(from);
+        step = to;
+    }
+
+    private void requireStep(Step expected) {
+        if (step != expected) {
+            throw new IllegalStateException("handshake step out of order: at " + step + ", expected " + expected);
+        }
+    }
+}

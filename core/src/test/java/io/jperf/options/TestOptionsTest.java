@@ -1,0 +1,181 @@
+package io.jperf.options;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.Test;
+
+class TestOptionsTest {
+
+    private static TestOptions bw(UnaryOperator<TestOptions.Builder> f) {
+        return f.apply(TestOptions.builder(TestKind.WRITE_BW)).build();
+    }
+
+    private static TestOptions lat(UnaryOperator<TestOptions.Builder> f) {
+        return f.apply(TestOptions.builder(TestKind.WRITE_LAT)).build();
+    }
+
+    private static String failure(TestKind kind, UnaryOperator<TestOptions.Builder> f) {
+        return assertThrows(OptionsException.class, () -> f.apply(TestOptions.builder(kind)).build()).getMessage();
+    }
+
+    @Test
+    void bandwidthDefaultsArePerftests() {
+        TestOptions o = bw(b -> b);
+        assertEquals(18515, o.port());
+        assertNull(o.device());
+        assertEquals(1, o.ibPort());
+        assertEquals(65536, o.size());
+        assertEquals(5000, o.iterations());
+        assertEquals(128, o.txDepth());
+        assertEquals(1, o.cqModeration(), "65536 > 8192 disables CQ moderation");
+        assertFalse(o.cqModerationExplicit());
+        assertEquals(0, o.inlineSize());
+        assertEquals(14, o.qpTimeout());
+        assertEquals(-1, o.gidIndex());
+        assertEquals(Connection.RC, o.connection());
+        assertTrue(o.isServer());
+        assertTrue(o.peakEnabled());
+        assertEquals(List.of(65536L), o.messageSizes());
+    }
+
+    @Test
+    void latencyDefaultsArePerftests() {
+        TestOptions o = lat(b -> b);
+        assertEquals(2, o.size());
+        assertEquals(1000, o.iterations());
+        assertEquals(1, o.txDepth());
+        assertEquals(220, o.inlineSize());
+        assertFalse(o.peakEnabled());
+    }
+
+    @Test
+    void smallMessagesKeepTheDefaultCqModeration() {
+        assertEquals(100, bw(b -> b.size(8192)).cqModeration());
+        assertEquals(1, bw(b -> b.size(8193)).cqModeration());
+    }
+
+    @Test
+    void explicitCqModerationSurvivesLargeMessagesButIsCappedAtTxDepth() {
+        TestOptions o = bw(b -> b.size(65536).cqModeration(64));
+        assertEquals(64, o.cqModeration());
+        assertTrue(o.cqModerationExplicit());
+        assertEquals(16, bw(b -> b.size(2).cqModeration(64).txDepth(16)).cqModeration());
+    }
+
+    @Test
+    void allSizesDoesNotDisableCqModeration() {
+        TestOptions o = bw(b -> b.allSizes(true));
+        assertEquals(100, o.cqModeration());
+        assertEquals(23, o.messageSizes().size());
+        assertEquals(2L, o.messageSizes().getFirst());
+        assertEquals(1L << 23, o.messageSizes().getLast());
+        assertEquals(1L << 23, o.maxMessageSize());
+    }
+
+    @Test
+    void txDepthIsCappedAtIterationsExceptInDurationMode() {
+        assertEquals(10, bw(b -> b.iterations(10)).txDepth());
+        assertEquals(128, bw(b -> b.iterations(10).durationSeconds(5)).txDepth());
+    }
+
+    @Test
+    void postListSetsCqModerationUnlessGiven() {
+        assertEquals(4, bw(b -> b.postList(4)).cqModeration());
+        assertEquals(2, bw(b -> b.postList(4).cqModeration(2)).cqModeration());
+        assertEquals("-l/--post_list 4 must be a multiple of -Q/--cq-mod 3",
+                failure(TestKind.WRITE_BW, b -> b.postList(4).cqModeration(3)));
+        assertEquals("-l/--post_list 3: -n/--iters (5000) must be a multiple of it",
+                failure(TestKind.WRITE_BW, b -> b.postList(3)));
+    }
+
+    @Test
+    void peakIsOffForDurationAndAbove20000Iterations() {
+        assertTrue(bw(b -> b.iterations(20000)).peakEnabled());
+        assertFalse(bw(b -> b.iterations(20001)).peakEnabled());
+        assertFalse(bw(b -> b.durationSeconds(10)).peakEnabled());
+        assertEquals(2, bw(b -> b.durationSeconds(10)).marginSeconds());
+    }
+
+    @Test
+    void rangeErrorsNameTheFlagAndTheRange() {
+        assertEquals("-q/--qp: must be between 1 and 16384 (got 0)", failure(TestKind.WRITE_BW, b -> b.numQps(0)));
+        assertEquals("-n/--iters: must be between 5 and 100000000 (got 4)",
+                failure(TestKind.WRITE_BW, b -> b.iterations(4)));
+        assertEquals("-Q/--cq-mod: must be between 1 and 1024 (got 2000)",
+                failure(TestKind.WRITE_BW, b -> b.cqModeration(2000)));
+        assertEquals("-S/--sl: must be between 0 and 15 (got 16)", failure(TestKind.WRITE_BW, b -> b.serviceLevel(16)));
+        assertEquals("-u/--qp-timeout: must be between 0 and 31 (got 32)",
+                failure(TestKind.WRITE_BW, b -> b.qpTimeout(32)));
+        assertEquals("-I/--inline_size: must be between 0 and 912 (got 913)",
+                failure(TestKind.WRITE_BW, b -> b.inlineSize(913)));
+        assertEquals("-p/--port: must be between 1 and 65535 (got 70000)",
+                failure(TestKind.WRITE_BW, b -> b.port(70000)));
+        assertEquals("--tclass: must be between 0 and 255 (got 256)",
+                failure(TestKind.WRITE_BW, b -> b.trafficClass(256)));
+        assertEquals("-m/--mtu: 1500 is not an IB MTU; use 256, 512, 1024, 2048 or 4096",
+                failure(TestKind.WRITE_BW, b -> b.mtu(1500)));
+        assertTrue(failure(TestKind.WRITE_BW, b -> b.gidIndex(-2)).startsWith("-x/--gid-index"));
+    }
+
+    @Test
+    void conflictsNameBothSides() {
+        assertTrue(failure(TestKind.WRITE_BW, b -> b.allSizes(true).durationSeconds(5))
+                .startsWith("-D/--duration cannot be combined with -a/--all"));
+        assertEquals("-T/--tos: only valid with -R/--rdma_cm (use --tclass without -R)",
+                failure(TestKind.WRITE_BW, b -> b.tos(96)));
+        assertEquals(96, bw(b -> b.rdmaCm(true).tos(96)).tos());
+        assertEquals("-c UC cannot be combined with -R/--rdma_cm: librdmacm does not support UC",
+                failure(TestKind.WRITE_BW, b -> b.connection(Connection.UC).rdmaCm(true)));
+        assertTrue(failure(TestKind.WRITE_BW, b -> b.postList(8).txDepth(4).iterations(8))
+                .contains("exceeds -t/--tx-depth 4"));
+    }
+
+    @Test
+    void latencyRefusesBandwidthOnlyOptions() {
+        assertEquals("-q/--qp: multiple QPs are only available in bandwidth tests, ib_write_lat uses 1",
+                failure(TestKind.WRITE_LAT, b -> b.numQps(2)));
+        assertEquals("-b/--bidirectional: only available in bandwidth tests, not in ib_write_lat",
+                failure(TestKind.WRITE_LAT, b -> b.bidirectional(true)));
+        assertTrue(failure(TestKind.WRITE_LAT, b -> b.connection(Connection.UC)).startsWith("-c/--connection"));
+        assertTrue(failure(TestKind.WRITE_LAT, b -> b.postList(2)).startsWith("-l/--post_list"));
+        assertEquals("--output=bandwidth: not valid for ib_write_lat; use latency",
+                failure(TestKind.WRITE_LAT, b -> b.outputMode(OutputMode.BANDWIDTH)));
+        assertEquals(OutputMode.LATENCY, lat(b -> b.outputMode(OutputMode.parse("latency"))).outputMode());
+    }
+
+    @Test
+    void jsonDefaultsToPerftestsFileName() {
+        assertEquals(Path.of("perftest_out.json"), bw(b -> b.json(true)).jsonFile());
+        TestOptions o = bw(b -> b.jsonFile(Path.of("/tmp/x.json")));
+        assertTrue(o.json());
+        assertFalse(bw(b -> b).json());
+    }
+
+    @Test
+    void toBuilderRoundTrips() {
+        TestOptions o = bw(b -> b.serverHost("10.0.0.2").size("4K").cqModeration(16).numQps(4).gidIndex(3)
+                .json(true).mtu(1024));
+        assertEquals(o, o.toBuilder().build());
+        assertFalse(o.isServer());
+    }
+
+    @Test
+    void symmetricMismatchesListEachDifferingFlag() {
+        TestOptions a = bw(b -> b);
+        TestOptions peer = bw(b -> b.size(4096).numQps(2).reportGbits(true).mtu(1024));
+        assertEquals(List.of(
+                "-m/--mtu: local port active MTU, remote 1024",
+                "-q/--qp: local 1, remote 2",
+                "-s/--size: local 65536, remote 4096",
+                "--report_gbits: local false, remote true"), a.symmetricMismatches(peer));
+        assertTrue(a.symmetricMismatches(bw(b -> b.serverHost("h").gidIndex(2))).isEmpty(),
+                "non-symmetric options may differ");
+    }
+}

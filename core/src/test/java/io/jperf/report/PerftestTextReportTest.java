@@ -1,0 +1,156 @@
+package io.jperf.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.jperf.options.Connection;
+import io.jperf.options.OutputMode;
+import io.jperf.options.TestKind;
+import io.jperf.options.TestOptions;
+import io.jperf.result.BandwidthResult;
+import io.jperf.result.BandwidthResult.Unit;
+import io.jperf.result.EndpointInfo;
+import io.jperf.result.LatencyResult;
+import io.jperf.result.LinkType;
+import io.jperf.result.TestHeader;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Expected lines were produced by a C program passing the same values to perftest 6.06's format strings
+ * (BASIC_ADDR_FMT, RDMA_FMT, PERF_GID_FMT, REPORT_FMT, REPORT_FMT_EXT, REPORT_FMT_LAT) through glibc.
+ */
+class PerftestTextReportTest {
+    private static final String DASHES = "-".repeat(87) + "\n";
+    private final PerftestTextReport report = new PerftestTextReport(PerftestTextReport.Flavor.PERFTEST_6_06);
+
+    @Test
+    void localAddressWithGidAndCZeroCornerCases() {
+        byte[] gid = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, (byte) 255, (byte) 255, (byte) 192, (byte) 168, 1, 7};
+        EndpointInfo e = new EndpointInfo(0, 0x11, 0xabcdef, 0x1234, 0x5566778899aaL, gid, 3);
+        assertEquals(" local address: LID 0000 QPN 0x0011 PSN 0xabcdef RKey 0x001234 VAddr 0x005566778899aa\n"
+                + " GID: 00:00:00:00:00:00:00:00:00:00:255:255:192:168:01:07\n", report.addressLines(e, true));
+    }
+
+    @Test
+    void remoteAddressWithoutGid() {
+        EndpointInfo e = new EndpointInfo(0x1a, 0x1234, 0, 0xdeadbeef, 0, null, -1);
+        assertEquals(" remote address: LID 0x1a QPN 0x1234 PSN 000000 RKey 0xdeadbeef VAddr 0000000000000000\n",
+                report.addressLines(e, false));
+    }
+
+    @Test
+    void bandwidthHeaderAndRowIn606Layout() {
+        assertEquals(DASHES + " #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   MsgRate[Mpps]\n",
+                report.bandwidthTableHeader(Unit.MIB_PER_SEC, OutputMode.NONE));
+        BandwidthResult r = new BandwidthResult(65536, 5000, 11722.545, 11721.125, 0.187538, Unit.MIB_PER_SEC);
+        assertEquals(" 65536      5000             11722.55            11721.12\t\t   0.187538\n",
+                report.bandwidthRow(r, OutputMode.NONE));
+    }
+
+    @Test
+    void mibFlavorUsesUpstreamLabelAndSpacing() {
+        PerftestTextReport mib = new PerftestTextReport();
+        assertEquals(DASHES + " #bytes     #iterations    BW peak[MiB/sec]    BW average[MiB/sec]   MsgRate[Mpps]\n",
+                mib.bandwidthTableHeader(Unit.MIB_PER_SEC, OutputMode.NONE));
+        BandwidthResult r = new BandwidthResult(65536, 5000, 11722.545, 11721.125, 0.187538, Unit.MIB_PER_SEC);
+        assertEquals(" 65536      5000             11722.55            11721.12\t\t     0.187538\n",
+                mib.bandwidthRow(r, OutputMode.NONE));
+        assertEquals(DASHES + " #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]\n",
+                mib.bandwidthTableHeader(Unit.GBIT_PER_SEC, OutputMode.NONE));
+    }
+
+    @Test
+    void smallGbitAveragesUseSixDecimals() {
+        BandwidthResult r = new BandwidthResult(2, 5000, 0, 0.05, 3.125, Unit.GBIT_PER_SEC);
+        assertEquals(" 2          5000           0.000000            0.050000            3.125000\n",
+                report.bandwidthRow(r, OutputMode.NONE));
+    }
+
+    @Test
+    void latencyHeaderAndRow() {
+        assertEquals(DASHES + " #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]"
+                + "    t_stdev[usec]   99% percentile[usec]   99.9% percentile[usec] \n",
+                report.latencyTableHeader(OutputMode.NONE));
+        LatencyResult r = new LatencyResult(2, 1000, 1.125, 12.5, 1.135, 1.2, 0.375, 2.0, 10.005);
+        assertEquals(" 2       1000          1.12           12.50        1.14     \t       1.20        \t0.38   \t\t"
+                + "2.00    \t\t10.01  \n", report.latencyRow(r, OutputMode.NONE));
+    }
+
+    @Test
+    void outputModesPrintOnlyTheNumber() {
+        BandwidthResult bw = new BandwidthResult(65536, 5000, 1, 11721.125, 0.187538, Unit.MIB_PER_SEC);
+        assertEquals("11721.125000\n", report.bandwidthRow(bw, OutputMode.BANDWIDTH));
+        assertEquals("0.187538\n", report.bandwidthRow(bw, OutputMode.MESSAGE_RATE));
+        assertEquals("", report.bandwidthTableHeader(Unit.MIB_PER_SEC, OutputMode.BANDWIDTH));
+        LatencyResult lat = new LatencyResult(2, 1000, 1, 2, 1.5, 1.25, 0.1, 2, 2);
+        assertEquals("1.250000\n", report.latencyRow(lat, OutputMode.LATENCY));
+        assertEquals("", report.tableFooter(OutputMode.LATENCY));
+    }
+
+    @Test
+    void clientBandwidthHeaderBlock() {
+        TestOptions o = TestOptions.builder(TestKind.WRITE_BW).serverHost("10.0.0.1").build();
+        TestHeader h = TestHeader.of(o, "rxe0", 1024, LinkType.ETHERNET, 1, 0, "ON", true);
+        assertEquals(DASHES
+                + "                    RDMA_Write BW Test\n"
+                + " Dual-port       : OFF\t\tDevice         : rxe0\n"
+                + " Number of qps   : 1\t\tTransport type : IB\n"
+                + " Connection type : RC\t\tUsing SRQ      : OFF\n"
+                + " PCIe relax order: ON\n"
+                + " ibv_wr* API     : ON\n"
+                + " TX depth        : 128\n"
+                + " CQ Moderation   : 1\n"
+                + " Mtu             : 1024[B]\n"
+                + " Link type       : Ethernet\n"
+                + " GID index       : 1\n"
+                + " Max inline data : 0[B]\n"
+                + " rdma_cm QPs\t : OFF\n"
+                + " Data ex. method : Ethernet\n"
+                + DASHES, report.header(h));
+    }
+
+    @Test
+    void latencyServerHeaderOmitsTxDepthCqModerationAndGid() {
+        TestOptions o = TestOptions.builder(TestKind.WRITE_LAT).build();
+        TestHeader h = TestHeader.of(o, "mlx5_0", 4096, LinkType.IB, -1, 220, "OFF", false);
+        assertEquals(DASHES
+                + "                    RDMA_Write Latency Test\n"
+                + " Dual-port       : OFF\t\tDevice         : mlx5_0\n"
+                + " Number of qps   : 1\t\tTransport type : IB\n"
+                + " Connection type : RC\t\tUsing SRQ      : OFF\n"
+                + " PCIe relax order: OFF\n"
+                + " ibv_wr* API     : OFF\n"
+                + " Mtu             : 4096[B]\n"
+                + " Link type       : IB\n"
+                + " Max inline data : 220[B]\n"
+                + " rdma_cm QPs\t : OFF\n"
+                + " Data ex. method : Ethernet\n"
+                + DASHES, report.header(h));
+    }
+
+    @Test
+    void rdmaCmServerBidirectionalPostListHeader() {
+        TestOptions o = TestOptions.builder(TestKind.WRITE_BW).bidirectional(true).postList(4).rdmaCm(true)
+                .tos(96).connection(Connection.RC).build();
+        TestHeader h = TestHeader.of(o, "rxe0", 1024, LinkType.ETHERNET, 1, 0, "Unsupported", false);
+        assertEquals(DASHES
+                + "                    RDMA_Write Bidirectional Post List BW Test\n"
+                + " Dual-port       : OFF\t\tDevice         : rxe0\n"
+                + " Number of qps   : 1\t\tTransport type : IB\n"
+                + " Connection type : RC\t\tUsing SRQ      : OFF\n"
+                + " PCIe relax order: Unsupported\n"
+                + " ibv_wr* API     : OFF\n"
+                + " TX depth        : 128\n"
+                + " Post List       : 4\n"
+                + " CQ Moderation   : 4\n"
+                + " Mtu             : 1024[B]\n"
+                + " Link type       : Ethernet\n"
+                + " GID index       : 1\n"
+                + " Max inline data : 0[B]\n"
+                + " rdma_cm QPs\t : ON\n"
+                + " Data ex. method : rdma_cm \tTOS    : 96\n"
+                + DASHES
+                + " Waiting for client rdma_cm QP to connect\n"
+                + " Please run the same command with the IB/RoCE interface IP\n"
+                + DASHES, report.header(h));
+    }
+}
