@@ -1,0 +1,219 @@
+package io.jperf.ffi;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.VarHandle;
+import java.nio.file.Path;
+
+/**
+ * The few libc calls jperf needs outside rdma-core: the socket calls behind
+ * {@link NetlinkSocket}, {@code sched_getcpu}, and {@code open}/{@code setns} for opening a socket
+ * inside another network namespace.
+ *
+ * <p>Every downcall captures {@code errno} through {@code Linker.Option.captureCallState("errno")},
+ * like {@link ErrnoCalls}; failures surface as {@link LibcException} naming the call. The raw
+ * socket wrappers are package-private: code outside this package uses {@link NetlinkSocket},
+ * so restricted operations stay in {@code io.jperf.ffi}.
+ *
+ * <p>Lifecycle: handles are created in the static initialiser from the C library the JVM already
+ * links (no extra library is loaded). Threading: all methods are thread-safe; each call
+ * allocates its own call-state segment.
+ */
+@SuppressWarnings("restricted")
+public final class Libc {
+
+    /** {@code AF_NETLINK}. */
+    static final int AF_NETLINK = 16;
+    /** {@code SOCK_RAW}. */
+    static final int SOCK_RAW = 3;
+    /** {@code SOCK_CLOEXEC} (same as {@code O_CLOEXEC} on x86_64 and aarch64). */
+    static final int SOCK_CLOEXEC = 0x80000;
+    /** {@code SOL_SOCKET} (asm-generic). */
+    static final int SOL_SOCKET = 1;
+    /** {@code SO_RCVTIMEO} with a 64-bit {@code struct timeval} (asm-generic, 64-bit ABIs). */
+    static final int SO_RCVTIMEO = 20;
+    /** {@code SO_SNDTIMEO} (asm-generic, 64-bit ABIs). */
+    static final int SO_SNDTIMEO = 21;
+    /** {@code SOL_NETLINK}. */
+    static final int SOL_NETLINK = 270;
+    /** {@code NETLINK_EXT_ACK}: error replies carry the kernel's message text. */
+    static final int NETLINK_EXT_ACK = 11;
+    /** {@code MSG_TRUNC}: recv returns the real datagram length even when it did not fit. */
+    static final int MSG_TRUNC = 0x20;
+    /** {@code O_RDONLY | O_CLOEXEC}. */
+    static final int O_RDONLY_CLOEXEC = 0x80000;
+    /** {@code CLONE_NEWNET}, the namespace type for {@code setns}. */
+    static final int CLONE_NEWNET = 0x40000000;
+    static final int EINTR = 4;
+
+    private static final Linker LINKER = Linker.nativeLinker();
+    private static final StructLayout CALL_STATE = Linker.Option.captureStateLayout();
+    private static final VarHandle ERRNO = CALL_STATE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
+    private static final Linker.Option CAPTURE_ERRNO = Linker.Option.captureCallState("errno");
+
+    private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT;
+    private static final ValueLayout.OfLong SIZE_T = ValueLayout.JAVA_LONG;
+    private static final ValueLayout PTR = ValueLayout.ADDRESS;
+
+    // Package-private so a test can check every handle's type against its wrapper.
+    static final MethodHandle SOCKET = downcall("socket", FunctionDescriptor.of(INT, INT, INT, INT));
+    static final MethodHandle BIND = downcall("bind", FunctionDescriptor.of(INT, INT, PTR, INT));
+    static final MethodHandle SETSOCKOPT = downcall("setsockopt", FunctionDescriptor.of(INT, INT, INT, INT, PTR, INT));
+    static final MethodHandle SENDTO = downcall("sendto", FunctionDescriptor.of(SIZE_T, INT, PTR, SIZE_T, INT, PTR, INT));
+    static final MethodHandle RECV = downcall("recv", FunctionDescriptor.of(SIZE_T, INT, PTR, SIZE_T, INT));
+    static final MethodHandle CLOSE = downcall("close", FunctionDescriptor.of(INT, INT));
+    static final MethodHandle SCHED_GETCPU = downcall("sched_getcpu", FunctionDescriptor.of(INT));
+    static final MethodHandle SETNS = downcall("setns", FunctionDescriptor.of(INT, INT, INT));
+    /** {@code open} is variadic; called with exactly its two fixed arguments. */
+    static final MethodHandle OPEN = LINKER.downcallHandle(LINKER.defaultLookup().findOrThrow("open"),
+            FunctionDescriptor.of(INT, PTR, INT), CAPTURE_ERRNO, Linker.Option.firstVariadicArg(2));
+
+    private Libc() {
+    }
+
+    private static MethodHandle downcall(String name, FunctionDescriptor descriptor) {
+        return LINKER.downcallHandle(LINKER.defaultLookup().findOrThrow(name), descriptor, CAPTURE_ERRNO);
+    }
+
+    static MemorySegment newCallState(Arena arena) {
+        return arena.allocate(CALL_STATE);
+    }
+
+    static int errno(MemorySegment callState) {
+        return (int) ERRNO.get(callState, 0L);
+    }
+
+    /**
+     * The CPU the calling thread is running on right now ({@code sched_getcpu(3)}). The answer can
+     * be stale as soon as it returns unless the thread is pinned.
+     *
+     * @return the CPU number, from 0
+     * @throws LibcException if the kernel cannot tell (ENOSYS)
+     */
+    public static int currentCpu() throws LibcException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = newCallState(arena);
+            int cpu = (int) SCHED_GETCPU.invokeExact(state);
+            if (cpu < 0) {
+                throw new LibcException("sched_getcpu()", errno(state), null);
+            }
+            return cpu;
+        } catch (LibcException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new AssertionError("sched_getcpu", t);
+        }
+    }
+
+    // ---- raw wrappers: C result unchanged, errno in callState -----------------------------
+
+    static int socket(MemorySegment callState, int domain, int type, int protocol) {
+        try {
+            return (int) SOCKET.invokeExact(callState, domain, type, protocol);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new AssertionError("socket", t);
+        }
+    }
+
+    static int bind(MemorySegment callState, int fd, MemorySegment addr, int addrLen) {
+        try {
+            return (int) BIND.invokeExact(callState, fd, addr, addrLen);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new AssertionError("bind", t);
+        }
+    }
+
+    static int setsockopt(MemorySegment callState, int fd, int level, int name, MemorySegment value, int valueLen) {
+        try {
+            return (int) SETSOCKOPT.invokeExact(callState, fd, level, name, value, valueLen);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new AssertionError("setsockopt", t);
+        }
+    }
+
+    static long sendto(MemorySegment callState, int fd, MemorySegment buf, long len, int flags,
+                       MemorySegment addr, int addrLen) {
+        try {
+            return (long) SENDTO.invokeExact(callState, fd, buf, len, flags, addr, addrLen);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new AssertionError("sendto", t);
+        }
+    }
+
+    static long recv(MemorySegment callState, int fd, MemorySegment buf, long len, int flags) {
+        try {
+            return (long) RECV.invokeExact(callState, fd, buf, len, flags);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new AssertionError("recv", t);
+        }
+    }
+
+    static int close(MemorySegment callState, int fd) {
+        try {
+            return (int) CLOSE.invokeExact(callState, fd);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new AssertionError("close", t);
+        }
+    }
+
+    static int setns(MemorySegment callState, int fd, int nstype) {
+        try {
+            return (int) SETNS.invokeExact(callState, fd, nstype);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new AssertionError("setns", t);
+        }
+    }
+
+    static int open(MemorySegment callState, MemorySegment path, int flags) {
+        try {
+            return (int) OPEN.invokeExact(callState, path, flags);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new AssertionError("open", t);
+        }
+    }
+
+    /**
+     * Moves the <em>calling thread</em> into the network namespace {@code nsFile} (e.g.
+     * {@code /run/netns/blue} or {@code /proc/<pid>/ns/net}). Only for a short-lived thread
+     * that is discarded afterwards; see {@link NetlinkSocket#openInNamespace}.
+     */
+    static void enterNetworkNamespace(Path nsFile) throws LibcException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = newCallState(arena);
+            int fd = open(state, arena.allocateFrom(nsFile.toString()), O_RDONLY_CLOEXEC);
+            if (fd < 0) {
+                throw new LibcException("open(" + nsFile + ")", errno(state), "not a network namespace file?");
+            }
+            try {
+                if (setns(state, fd, CLONE_NEWNET) != 0) {
+                    throw new LibcException("setns(" + nsFile + ", CLONE_NEWNET)", errno(state),
+                            "needs CAP_SYS_ADMIN");
+                }
+            } finally {
+                close(state, fd);
+            }
+        }
+    }
+}
