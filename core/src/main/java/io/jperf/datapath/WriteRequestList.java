@@ -92,6 +92,13 @@ public final class WriteRequestList {
         wrs.set(ValueLayout.JAVA_INT, at, signaled ? flags | SIGNALED : flags & ~SIGNALED);
     }
 
+    /** Sends entry {@code i}'s payload inline (copied at post time; only up to the QP's max inline data). */
+    public void setInline(int i, boolean inline) {
+        long at = WR_SIZE * i + SEND_FLAGS;
+        int flags = wrs.get(ValueLayout.JAVA_INT, at);
+        wrs.set(ValueLayout.JAVA_INT, at, inline ? flags | INLINE : flags & ~INLINE);
+    }
+
     public void setRemoteAddress(int i, long remoteAddr) {
         wrs.set(ValueLayout.JAVA_LONG, WR_SIZE * i + REMOTE_ADDR, remoteAddr);
     }

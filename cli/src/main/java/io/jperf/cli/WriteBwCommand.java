@@ -1,0 +1,29 @@
+package io.jperf.cli;
+
+import io.jperf.options.TestKind;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+import java.util.concurrent.Callable;
+
+/** {@code jperf write-bw}: RDMA WRITE bandwidth, ib_write_bw's flags, output and wire protocol. */
+@Command(name = "write-bw", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "RDMA WRITE bandwidth, like ib_write_bw: same flags, numbers and wire protocol, so either end"
+            + " may be perftest. Without HOST this side is the server.")
+final class WriteBwCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    TestOptionsMixin common;
+
+    @Mixin
+    BwFlags bw;
+
+    @Override
+    public Integer call() {
+        return WriteTestCommand.run(spec, TestKind.WRITE_BW, common, bw);
+    }
+}

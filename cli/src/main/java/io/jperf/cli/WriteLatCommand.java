@@ -1,0 +1,35 @@
+package io.jperf.cli;
+
+import io.jperf.options.TestKind;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+/** {@code jperf write-lat}: RDMA WRITE ping-pong latency, ib_write_lat's flags, output and wire protocol. */
+@Command(name = "write-lat", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "RDMA WRITE latency (half round trip), like ib_write_lat: same flags, numbers and wire"
+            + " protocol, so either end may be perftest. Without HOST this side is the server.")
+final class WriteLatCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    TestOptionsMixin common;
+
+    @Option(names = "--hlog", paramLabel = "FILE",
+            description = "Write the latency samples as an HdrHistogram log (one interval per size, nanoseconds).")
+    Path hlog;
+
+    @Override
+    public Integer call() {
+        if (hlog != null) {
+            common.hlogFile = hlog;
+        }
+        return WriteTestCommand.run(spec, TestKind.WRITE_LAT, common, null);
+    }
+}

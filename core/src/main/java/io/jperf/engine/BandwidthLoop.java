@@ -1,0 +1,309 @@
+package io.jperf.engine;
+
+import io.jperf.datapath.CompletionBatch;
+import io.jperf.datapath.WriteRequestList;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The write-bandwidth hot loop, perftest's {@code run_iter_bw}: per QP, post while
+ * {@code posted + postList <= txDepth + completed}; signal every {@code cqMod}-th work request
+ * and the last; poll the shared send CQ in batches, crediting each completion with the exact
+ * number of work requests it covers (encoded in its wr_id).
+ *
+ * <p>Works on raw handles (function pointers and {@code ibv_qp*} / {@code ibv_cq*}), so the
+ * same loop runs against real devices and against a stub provider. Everything is allocated
+ * in the constructor; {@link #runIterations} and {@link #runDuration} allocate nothing and
+ * throw nothing: failures are counted in {@link #errors()} and stop the loop.
+ *
+ * <p>Threading: confined to one thread.
+ */
+public final class BandwidthLoop {
+    private static final int POLL_BATCH = 16;
+
+    private final int numQps;
+    private final MemorySegment[] postFns;
+    private final MemorySegment[] qps;
+    private final WriteRequestList[] lists;
+    private final MemorySegment pollFn;
+    private final MemorySegment cq;
+    private final CompletionBatch wcs;
+    private final long[] posted;
+    private final long[] completed;
+    private final long[] sinceSignal;
+    private final long[] tPosted;
+    private final long[] tCompleted;
+    private final CompletionErrors errors = new CompletionErrors();
+    private final long stallNanos;
+
+    private long iterations;
+    private int txDepth;
+    private int cqMod;
+    private long total;
+    private boolean stamp;
+    private boolean inSample;
+    private long lastProgress;
+    private long totalPosted;
+    private long totalCompleted;
+    private long firstPost;
+    private long lastCompletion;
+    private long sampleStart;
+    private long sampleEnd;
+    private long sampleCompleted;
+    private boolean stalled;
+
+    /**
+     * @param postFns       per QP, the provider's post_send
+     * @param qps           per QP, the {@code ibv_qp*}
+     * @param lists         per QP, its prebuilt work-request chain (length = post list)
+     * @param pollFn        the send CQ's poll_cq
+     * @param cq            the send CQ shared by all QPs
+     * @param wcs           a completion array of at least 16 entries
+     * @param maxTimestamps capacity of the timestamp arrays (iterations x QPs), 0 for none
+     * @param stallNanos    give up when no completion arrives for this long
+     */
+    public BandwidthLoop(MemorySegment[] postFns, MemorySegment[] qps, WriteRequestList[] lists, MemorySegment pollFn,
+                         MemorySegment cq, CompletionBatch wcs, int maxTimestamps, long stallNanos) {
+        this.numQps = qps.length;
+        if (postFns.length != numQps || lists.length != numQps || numQps == 0) {
+            throw new IllegalArgumentException("one post function, QP and work-request list per QP");
+        }
+        if (wcs.capacity() < POLL_BATCH) {
+            throw new IllegalArgumentException("the completion batch needs " + POLL_BATCH + " entries");
+        }
+        this.postFns = postFns.clone();
+        this.qps = qps.clone();
+        this.lists = lists.clone();
+        this.pollFn = pollFn;
+        this.cq = cq;
+        this.wcs = wcs;
+        this.posted = new long[numQps];
+        this.completed = new long[numQps];
+        this.sinceSignal = new long[numQps];
+        this.tPosted = new long[maxTimestamps];
+        this.tCompleted = new long[maxTimestamps];
+        this.stallNanos = stallNanos;
+    }
+
+    /**
+     * Posts {@code iterations} writes on every QP and waits for their completions.
+     *
+     * @param timestamps record post and completion times for the peak (iterations x QPs must fit)
+     * @return true when every write completed successfully
+     */
+    public boolean runIterations(long iterations, int txDepth, int cqMod, boolean timestamps) {
+        reset();
+        this.iterations = iterations;
+        this.txDepth = txDepth;
+        this.cqMod = cqMod;
+        this.total = iterations * numQps;
+        this.stamp = timestamps && total <= tPosted.length;
+        this.inSample = false;
+        this.lastProgress = System.nanoTime();
+        while (totalCompleted < total && !errors.any() && step()) {
+            // one method call per step, so the JIT compiles the step early
+        }
+        drainAfterFailure();
+        return !errors.any() && !stalled;
+    }
+
+    /**
+     * Posts for {@code warmup + sample + cooldown} nanoseconds, counting only the completions that
+     * arrive in the sample window (perftest's -D with its margins).
+     */
+    public boolean runDuration(long warmupNanos, long sampleNanos, long cooldownNanos, int txDepth, int cqMod) {
+        reset();
+        this.iterations = Long.MAX_VALUE;
+        this.txDepth = txDepth;
+        this.cqMod = cqMod;
+        this.total = Long.MAX_VALUE;
+        this.stamp = false;
+        long start = System.nanoTime();
+        long sampleFrom = start + warmupNanos;
+        long sampleTo = sampleFrom + sampleNanos;
+        long end = sampleTo + cooldownNanos;
+        this.lastProgress = start;
+        while (!errors.any()) {
+            long now = System.nanoTime();
+            if (now >= end) {
+                break;
+            }
+            if (!inSample && sampleStart == 0 && now >= sampleFrom) {
+                inSample = true;
+                sampleStart = now;
+            } else if (inSample && now >= sampleTo) {
+                inSample = false;
+                sampleEnd = now;
+            }
+            if (!step()) {
+                break;
+            }
+        }
+        if (sampleEnd == 0) {
+            sampleEnd = System.nanoTime();
+        }
+        drainOutstanding();
+        return !errors.any() && !stalled;
+    }
+
+    /** Posts on every QP while there is room, then polls the CQ once. False when the data path stalled. */
+    private boolean step() {
+        for (int q = 0; q < numQps; q++) {
+            postWhileRoom(q, iterations, txDepth, cqMod, stamp);
+        }
+        int n = wcs.poll(pollFn, cq);
+        if (n > 0) {
+            long now = System.nanoTime();
+            lastProgress = now;
+            lastCompletion = now;
+            for (int i = 0; i < n; i++) {
+                int status = wcs.status(i);
+                long wrId = wcs.wrId(i);
+                if (status != 0) {
+                    errors.completionFailed(status, wcs.vendorError(i), wrId);
+                    continue;
+                }
+                long covered = wrId & 0xffff_ffffL;
+                completed[(int) (wrId >>> 32)] += covered;
+                totalCompleted += covered;
+                if (inSample) {
+                    sampleCompleted += covered;
+                }
+                if (stamp) {
+                    tCompleted[(int) Math.min(totalCompleted, total) - 1] = now;
+                }
+            }
+        } else if (n < 0) {
+            errors.postFailed(-n);
+        } else if (System.nanoTime() - lastProgress > stallNanos) {
+            stalled = true;
+            return false;
+        }
+        return true;
+    }
+
+    private void postWhileRoom(int q, long iterations, int txDepth, int cqMod, boolean stamp) {
+        WriteRequestList list = lists[q];
+        int postList = list.length();
+        while (posted[q] < iterations && posted[q] + postList <= txDepth + completed[q]) {
+            long first = posted[q];
+            for (int j = 0; j < postList; j++) {
+                long index = first + j;
+                sinceSignal[q]++;
+                boolean signal = (index + 1) % cqMod == 0 || index == iterations - 1;
+                list.setSignaled(j, signal);
+                if (signal) {
+                    list.setWrId(j, ((long) q << 32) | sinceSignal[q]);
+                    sinceSignal[q] = 0;
+                }
+            }
+            if (stamp) {
+                tPosted[(int) totalPosted] = System.nanoTime();
+            } else if (totalPosted == 0) {
+                firstPost = System.nanoTime();
+            }
+            int rc = list.post(postFns[q], qps[q]);
+            if (rc != 0) {
+                errors.postFailed(rc);
+                return;
+            }
+            posted[q] += postList;
+            totalPosted += postList;
+        }
+    }
+
+    /** After a failure the QP flushes what was outstanding; collect it so the counts are complete. */
+    private void drainAfterFailure() {
+        if (errors.any()) {
+            drainOutstanding();
+        }
+    }
+
+    /**
+     * Polls until every write is accounted for, or the CQ has been quiet for 50 ms (unsignalled
+     * writes at the end of a timed run never report), or 2 s have passed.
+     */
+    private void drainOutstanding() {
+        long now = System.nanoTime();
+        long deadline = now + Math.min(stallNanos, 2_000_000_000L);
+        long quietSince = now;
+        while (now < deadline && totalCompleted < totalPosted && now - quietSince < 50_000_000L) {
+            int n = wcs.poll(pollFn, cq);
+            for (int i = 0; i < n; i++) {
+                long wrId = wcs.wrId(i);
+                if (wcs.status(i) != 0) {
+                    errors.completionFailed(wcs.status(i), wcs.vendorError(i), wrId);
+                } else {
+                    long covered = wrId & 0xffff_ffffL;
+                    completed[(int) (wrId >>> 32)] += covered;
+                    totalCompleted += covered;
+                }
+            }
+            now = System.nanoTime();
+            if (n != 0) {
+                quietSince = now;
+            }
+        }
+    }
+
+    private void reset() {
+        java.util.Arrays.fill(posted, 0);
+        java.util.Arrays.fill(completed, 0);
+        java.util.Arrays.fill(sinceSignal, 0);
+        totalPosted = 0;
+        totalCompleted = 0;
+        inSample = false;
+        firstPost = 0;
+        lastCompletion = 0;
+        sampleStart = 0;
+        sampleEnd = 0;
+        sampleCompleted = 0;
+        stalled = false;
+        errors.reset();
+    }
+
+    public CompletionErrors errors() {
+        return errors;
+    }
+
+    /** True when the loop gave up because no completion arrived within the stall limit. */
+    public boolean stalled() {
+        return stalled;
+    }
+
+    public long totalPosted() {
+        return totalPosted;
+    }
+
+    public long totalCompleted() {
+        return totalCompleted;
+    }
+
+    /** Post times, one per post call, indexed by the number of writes posted before it. */
+    public long[] postTimestamps() {
+        return tPosted;
+    }
+
+    /** Completion times, indexed by the number of writes completed minus one. */
+    public long[] completionTimestamps() {
+        return tCompleted;
+    }
+
+    /** When the first write of the last run was posted (also recorded without timestamps). */
+    public long firstPostNanos() {
+        return firstPost != 0 ? firstPost : tPosted.length > 0 ? tPosted[0] : 0;
+    }
+
+    /** When the last completion of the last run arrived. */
+    public long lastCompletionNanos() {
+        return lastCompletion;
+    }
+
+    public long sampleNanos() {
+        return sampleEnd - sampleStart;
+    }
+
+    public long sampleCompleted() {
+        return sampleCompleted;
+    }
+}

@@ -1,0 +1,135 @@
+package io.jperf.engine;
+
+import io.jperf.datapath.CompletionBatch;
+import io.jperf.datapath.WriteRequestList;
+import io.jperf.options.TestOptions;
+import io.jperf.result.BandwidthResult;
+import io.jperf.stats.BandwidthStats;
+import io.jperf.verbs.QueuePair;
+import io.jperf.wire.BwReport;
+import io.jperf.wire.KeyMessage;
+import io.jperf.wire.PerftestHandshake;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * ib_write_bw's measurement: the client (and both ends with -b) runs the {@link BandwidthLoop}
+ * for each message size; a unidirectional server waits for the client's report.
+ */
+final class BandwidthMeasurement implements Measurement {
+    /** The slowest rate a peer is assumed to sustain when bounding how long a server waits. */
+    private static final double FLOOR_BYTES_PER_SECOND = 10e6;
+
+    private final TestOptions options;
+    private final Endpoint endpoint;
+    private final List<KeyMessage> remote;
+    private final PerftestHandshake handshake;
+    private final TestListener listener;
+    private final Duration timeout;
+    private final BandwidthResult.Unit unit;
+
+    BandwidthMeasurement(TestOptions options, Endpoint endpoint, List<KeyMessage> remote, PerftestHandshake handshake,
+                         TestListener listener, Duration timeout) {
+        this.options = options;
+        this.endpoint = endpoint;
+        this.remote = remote;
+        this.handshake = handshake;
+        this.listener = listener;
+        this.timeout = timeout;
+        this.unit = options.reportGbits() ? BandwidthResult.Unit.GBIT_PER_SEC : BandwidthResult.Unit.MIB_PER_SEC;
+    }
+
+    @Override
+    public Outcome run() throws IOException {
+        if (options.isServer() && !options.bidirectional()) {
+            BwReport client = handshake.finish(null, peerWait());
+            BandwidthResult result = toResult(client);
+            listener.bandwidth(result);
+            return new Outcome(List.of(result), List.of());
+        }
+        List<BandwidthResult> results = new ArrayList<>();
+        try (Arena arena = Arena.ofConfined()) {
+            int numQps = endpoint.qps().size();
+            MemorySegment[] postFns = new MemorySegment[numQps];
+            MemorySegment[] qps = new MemorySegment[numQps];
+            WriteRequestList[] lists = new WriteRequestList[numQps];
+            for (int q = 0; q < numQps; q++) {
+                QueuePair qp = endpoint.qps().get(q);
+                postFns[q] = qp.postSendFunction();
+                qps[q] = qp.handle();
+                lists[q] = new WriteRequestList(arena, options.postList(), endpoint.sendAddress(q),
+                        (int) options.size(), endpoint.lkey(), remote.get(q).vaddr(), remote.get(q).rkey(), false);
+            }
+            int stamps = options.peakEnabled() ? options.iterations() * numQps : 0;
+            BandwidthLoop loop = new BandwidthLoop(postFns, qps, lists, endpoint.cq().pollFunction(),
+                    endpoint.cq().handle(), new CompletionBatch(arena, 16), stamps, timeout.toNanos());
+            List<Long> sizes = options.messageSizes();
+            BwReport last = null;
+            for (int i = 0; i < sizes.size(); i++) {
+                long size = sizes.get(i);
+                for (WriteRequestList list : lists) {
+                    for (int j = 0; j < list.length(); j++) {
+                        list.setLength(j, (int) size);
+                        list.setInline(j, size <= endpoint.inlineSize());
+                    }
+                }
+                handshake.beforeMeasurement();
+                BandwidthResult result = measure(loop, size, numQps);
+                last = new BwReport(size, result.iterations(), result.peak(), result.average(),
+                        result.messageRateMpps());
+                BwReport peer = handshake.afterMeasurement(last);
+                if (peer != null) {
+                    result = result.plus(toResult(peer));
+                }
+                results.add(result);
+                listener.bandwidth(result);
+                listener.progress(i + 1, sizes.size());
+            }
+            handshake.finish(last, peerWait());
+        }
+        return new Outcome(results, List.of());
+    }
+
+    private BandwidthResult measure(BandwidthLoop loop, long size, int numQps) {
+        if (options.isDuration()) {
+            long margin = Duration.ofSeconds(options.marginSeconds()).toNanos();
+            long sample = Duration.ofSeconds(options.durationSeconds()).toNanos() - 2 * margin;
+            if (!loop.runDuration(margin, sample, margin, options.txDepth(), options.cqModeration())) {
+                throw Measurement.failure("RDMA WRITE of " + size + " bytes", loop.errors(), loop.stalled(), timeout);
+            }
+            return BandwidthStats.fromElapsed(loop.sampleNanos(), loop.sampleCompleted(), size, unit);
+        }
+        boolean peak = options.peakEnabled();
+        if (!loop.runIterations(options.iterations(), options.txDepth(), options.cqModeration(), peak)) {
+            throw Measurement.failure("RDMA WRITE of " + size + " bytes", loop.errors(), loop.stalled(), timeout);
+        }
+        if (peak) {
+            return BandwidthStats.compute(loop.postTimestamps(), loop.completionTimestamps(), options.iterations(),
+                    numQps, size, options.cqModeration(), options.postList(), unit);
+        }
+        long first = loop.firstPostNanos();
+        return BandwidthStats.fromElapsed(loop.lastCompletionNanos() - first, loop.totalCompleted(), size, unit);
+    }
+
+    private BandwidthResult toResult(BwReport report) {
+        return new BandwidthResult(report.size(), report.iterations(), report.peak(), report.average(),
+                report.messageRate(), unit);
+    }
+
+    /** How long a server may wait for the client to finish measuring: generous, but bounded. */
+    private Duration peerWait() {
+        if (options.isDuration()) {
+            return timeout.plusSeconds(2L * options.durationSeconds());
+        }
+        double bytes = 0;
+        for (long size : options.messageSizes()) {
+            bytes += (double) size * options.iterations() * options.numQps();
+        }
+        return timeout.plusSeconds((long) Math.ceil(bytes / FLOOR_BYTES_PER_SECOND));
+    }
+}

@@ -1,0 +1,237 @@
+package io.jperf.engine;
+
+import io.jperf.options.Connection;
+import io.jperf.options.TestKind;
+import io.jperf.options.TestOptions;
+import io.jperf.verbs.Access;
+import io.jperf.verbs.AddressVector;
+import io.jperf.verbs.CompletionQueue;
+import io.jperf.verbs.Context;
+import io.jperf.verbs.Gid;
+import io.jperf.verbs.GidEntry;
+import io.jperf.verbs.GidSelection;
+import io.jperf.verbs.LinkLayer;
+import io.jperf.verbs.MemoryRegion;
+import io.jperf.verbs.Mtu;
+import io.jperf.verbs.PortInfo;
+import io.jperf.verbs.PortState;
+import io.jperf.verbs.ProtectionDomain;
+import io.jperf.verbs.QpCapabilities;
+import io.jperf.verbs.QpType;
+import io.jperf.verbs.QueuePair;
+import io.jperf.verbs.Rdma;
+import io.jperf.verbs.RdmaUnavailableException;
+import io.jperf.verbs.RtrAttributes;
+import io.jperf.verbs.RtsAttributes;
+import io.jperf.wire.KeyMessage;
+
+import java.lang.foreign.MemorySegment;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * One side of a write test: the device and port, the chosen GID, a protection domain, one
+ * registered buffer, a send CQ and the test QPs. Each QP owns two slices of the buffer of
+ * {@link #sliceSize()} bytes: the first is what it sends from, the second is where the peer
+ * writes (the address advertised to the peer).
+ *
+ * <p>Lifecycle: {@link #open} validates the port and GID before creating anything, creates every
+ * object and moves the QPs to INIT; {@link #connect} moves them to RTR and RTS against the peer's
+ * key messages; {@link #close} frees everything (children first). Threading: one thread.
+ */
+final class Endpoint implements AutoCloseable {
+    private static final int PAGE = 4096;
+    private static final int MELLANOX_VENDOR = 0x02c9;
+    private static final int KNOWN_NIC_LATENCY_INLINE = 220;
+    private static final SecureRandom PSN_SOURCE = new SecureRandom();
+
+    private final TestOptions options;
+    private final Context ctx;
+    private final PortInfo port;
+    private final Optional<GidEntry> gid;
+    private final int inlineSize;
+    private final long sliceSize;
+    private final MemoryRegion mr;
+    private final CompletionQueue cq;
+    private final List<QueuePair> qps;
+    private final int[] psns;
+
+    private Endpoint(TestOptions options, Context ctx, PortInfo port, Optional<GidEntry> gid, int inlineSize,
+                     long sliceSize, MemoryRegion mr, CompletionQueue cq, List<QueuePair> qps, int[] psns) {
+        this.options = options;
+        this.ctx = ctx;
+        this.port = port;
+        this.gid = gid;
+        this.inlineSize = inlineSize;
+        this.sliceSize = sliceSize;
+        this.mr = mr;
+        this.cq = cq;
+        this.qps = qps;
+        this.psns = psns;
+    }
+
+    static Endpoint open(TestOptions options) {
+        Context ctx = Rdma.open(options.device());
+        try {
+            PortInfo port = ctx.queryPort(options.ibPort());
+            if (port.state() != PortState.ACTIVE) {
+                throw new RdmaUnavailableException("port " + options.ibPort() + " of " + ctx.deviceName() + " is "
+                        + port.state() + ", not ACTIVE: check the link (`ip link` for the RoCE netdev, cable, switch"
+                        + " port) and `jperf devices -d " + ctx.deviceName() + "`");
+            }
+            Optional<GidEntry> gid = chooseGid(options, ctx.deviceName(), port);
+            int inline = inlineSize(options, ctx);
+            long slice = alignUp(Math.max(options.maxMessageSize(), PAGE), PAGE);
+            int numQps = options.numQps();
+            ProtectionDomain pd = ctx.allocateProtectionDomain();
+            MemoryRegion mr = pd.allocateAndRegister(slice * 2 * numQps, PAGE,
+                    EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE, Access.REMOTE_READ));
+            int sendDepth = options.kind() == TestKind.WRITE_BW ? options.txDepth() : 1;
+            CompletionQueue cq = ctx.createCompletionQueue(Math.max(16, sendDepth * numQps), null);
+            QpType type = options.connection() == Connection.UC ? QpType.UC : QpType.RC;
+            List<QueuePair> qps = new ArrayList<>(numQps);
+            int[] psns = new int[numQps];
+            Set<Access> remote = type == QpType.RC
+                    ? EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE, Access.REMOTE_READ)
+                    : EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE);
+            for (int q = 0; q < numQps; q++) {
+                QueuePair qp = pd.createQueuePair(type, cq, cq, new QpCapabilities(sendDepth, 1, 1, 1, inline));
+                qp.modifyToInit(options.ibPort(), remote);
+                qps.add(qp);
+                psns[q] = PSN_SOURCE.nextInt() & 0xffffff;
+            }
+            return new Endpoint(options, ctx, port, gid, inline, slice, mr, cq, List.copyOf(qps), psns);
+        } catch (RuntimeException e) {
+            ctx.close();
+            throw e;
+        }
+    }
+
+    private static Optional<GidEntry> chooseGid(TestOptions options, String device, PortInfo port) {
+        if (options.gidIndex() >= 0) {
+            return Optional.of(port.gid(options.gidIndex()).orElseThrow(() -> new RdmaUnavailableException(
+                    "GID index " + options.gidIndex() + " does not exist on " + device + " port " + port.number()
+                            + "; valid entries: " + describeGids(port) + " (see `jperf devices -d " + device + "`)")));
+        }
+        if (port.linkLayer() != LinkLayer.ETHERNET) {
+            return Optional.empty();
+        }
+        return Optional.of(GidSelection.perftestDefault(port).orElseThrow(() -> new RdmaUnavailableException(
+                device + " port " + port.number() + " has no valid GID: on RoCE the netdev needs an IP address and"
+                        + " must be up (`ip addr` on the RoCE netdev)")));
+    }
+
+    private static String describeGids(PortInfo port) {
+        if (port.gids().isEmpty()) {
+            return "none";
+        }
+        return port.gids().stream()
+                .map(g -> g.index() + "=" + g.type().label() + "/" + g.ipAddress().map(a -> a.getHostAddress()).orElse("-"))
+                .collect(Collectors.joining(", "));
+    }
+
+    private static int inlineSize(TestOptions options, Context ctx) {
+        if (options.inlineSizeExplicit() || options.kind() == TestKind.WRITE_BW) {
+            return options.inlineSize();
+        }
+        return ctx.query().vendorId() == MELLANOX_VENDOR ? KNOWN_NIC_LATENCY_INLINE : 0;
+    }
+
+    private static long alignUp(long value, long alignment) {
+        return (value + alignment - 1) / alignment * alignment;
+    }
+
+    /** This side's MTU before agreeing with the peer: {@code -m} or the port's active MTU. */
+    Mtu localMtu() {
+        return options.mtu() != null ? Mtu.fromBytes(options.mtu()) : port.activeMtu();
+    }
+
+    /** What this side sends the peer for QP {@code q}: where to write, with which key, and how to reach it. */
+    KeyMessage localKey(int q) {
+        byte[] gidBytes = gid.map(g -> g.gid().bytes()).orElse(null);
+        return new KeyMessage(port.lid(), 1, qps.get(q).qpn(), psns[q], mr.rkey(), receiveAddress(q), 0, gidBytes);
+    }
+
+    List<KeyMessage> localKeys() {
+        List<KeyMessage> keys = new ArrayList<>(qps.size());
+        for (int q = 0; q < qps.size(); q++) {
+            keys.add(localKey(q));
+        }
+        return keys;
+    }
+
+    /** Moves every QP to RTR and RTS against the peer's key messages. */
+    void connect(List<KeyMessage> remote, Mtu pathMtu) {
+        if (remote.size() != qps.size()) {
+            throw new IllegalStateException("the peer sent " + remote.size() + " QP keys for our " + qps.size()
+                    + " QPs: both sides must use the same -q");
+        }
+        for (int q = 0; q < qps.size(); q++) {
+            KeyMessage r = remote.get(q);
+            Optional<Gid> remoteGid = gid.isPresent() && r.hasGid() ? Optional.of(Gid.of(r.gid())) : Optional.empty();
+            AddressVector av = new AddressVector(r.lid(), options.serviceLevel(), options.ibPort(), remoteGid,
+                    gid.map(GidEntry::index).orElse(0), 0xff, options.trafficClass(), 0);
+            QueuePair qp = qps.get(q);
+            qp.modifyToRtr(new RtrAttributes(pathMtu, r.qpn(), r.psn(), 1, 12, av));
+            qp.modifyToRts(new RtsAttributes(psns[q], options.qpTimeout(), 7, 7, 1));
+        }
+    }
+
+    long sendAddress(int q) {
+        return mr.address() + sliceSize * 2 * q;
+    }
+
+    long receiveAddress(int q) {
+        return sendAddress(q) + sliceSize;
+    }
+
+    MemorySegment sendBuffer(int q) {
+        return mr.memory().asSlice(sliceSize * 2 * q, sliceSize);
+    }
+
+    MemorySegment receiveBuffer(int q) {
+        return mr.memory().asSlice(sliceSize * 2 * q + sliceSize, sliceSize);
+    }
+
+    long sliceSize() {
+        return sliceSize;
+    }
+
+    int lkey() {
+        return mr.lkey();
+    }
+
+    int inlineSize() {
+        return inlineSize;
+    }
+
+    Context context() {
+        return ctx;
+    }
+
+    PortInfo port() {
+        return port;
+    }
+
+    Optional<GidEntry> gid() {
+        return gid;
+    }
+
+    CompletionQueue cq() {
+        return cq;
+    }
+
+    List<QueuePair> qps() {
+        return qps;
+    }
+
+    @Override
+    public void close() {
+        ctx.close();
+    }
+}

@@ -1,0 +1,266 @@
+package io.jperf.engine;
+
+import io.jperf.datapath.CompletionBatch;
+import io.jperf.datapath.WriteRequestList;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+
+/**
+ * The write-latency ping-pong, perftest's {@code run_iter_lat_write}: the server sends first;
+ * each side waits until the last byte of its receive buffer shows the peer's next counter,
+ * stamps the time, writes its own counter into the last byte of its send buffer and posts one
+ * signalled RDMA WRITE of the message (inline when it fits), then polls its completion. The
+ * difference between consecutive stamps is one round trip.
+ *
+ * <p>Everything is allocated in the constructor; the run methods allocate nothing and throw
+ * nothing: failures are counted in {@link #errors()}, a peer that stops answering ends the run
+ * after the stall limit. Threading: confined to one thread.
+ */
+public final class LatencyLoop {
+    private static final VarHandle BYTE = ValueLayout.JAVA_BYTE.varHandle();
+
+    private final MemorySegment postFn;
+    private final MemorySegment qp;
+    private final WriteRequestList write;
+    private final MemorySegment pollFn;
+    private final MemorySegment cq;
+    private final CompletionBatch wcs;
+    private final MemorySegment sendBuffer;
+    private final MemorySegment receiveBuffer;
+    private final long[] stamps;
+    private final long stallNanos;
+    private final CompletionErrors errors = new CompletionErrors();
+    private boolean stalled;
+    private long rounds;
+    private long iterations;
+    private boolean server;
+    private long lastByte;
+    private long sent;
+    private long completed;
+    private long received;
+    private int stamped;
+    private long sampleFrom;
+    private long sampleTo;
+    private long end;
+    private long sampleStart;
+    private long sampleEnd;
+    private long sampleRounds;
+
+    /**
+     * @param write         a one-entry list writing from {@code sendBuffer} to the peer's receive buffer
+     * @param sendBuffer    our send buffer (its last byte carries our counter)
+     * @param receiveBuffer where the peer writes (its last byte carries the peer's counter)
+     * @param maxIterations capacity of the timestamp array
+     */
+    public LatencyLoop(MemorySegment postFn, MemorySegment qp, WriteRequestList write, MemorySegment pollFn,
+                       MemorySegment cq, CompletionBatch wcs, MemorySegment sendBuffer, MemorySegment receiveBuffer,
+                       int maxIterations, long stallNanos) {
+        if (write.length() != 1) {
+            throw new IllegalArgumentException("the latency test posts one work request at a time");
+        }
+        this.postFn = postFn;
+        this.qp = qp;
+        this.write = write;
+        this.pollFn = pollFn;
+        this.cq = cq;
+        this.wcs = wcs;
+        this.sendBuffer = sendBuffer;
+        this.receiveBuffer = receiveBuffer;
+        this.stamps = new long[maxIterations];
+        this.stallNanos = stallNanos;
+        write.setSignaled(0, true);
+    }
+
+    /**
+     * Runs {@code iterations} round trips of {@code size}-byte writes.
+     *
+     * @param server the server posts first
+     * @return true when every write completed and the peer kept answering
+     */
+    public boolean runIterations(long iterations, int size, boolean server) {
+        reset(size);
+        this.iterations = iterations;
+        this.server = server;
+        this.end = Long.MAX_VALUE;
+        this.lastByte = size - 1;
+        sent = 0;
+        completed = 0;
+        received = 0;
+        while (round()) {
+            // each round is one method call, so the JIT compiles it after a few hundred rounds
+        }
+        rounds = sent;
+        return !errors.any() && !stalled;
+    }
+
+    /** One round of the ping-pong; false when the run is over or failed. */
+    private boolean round() {
+        if (sent >= iterations && completed >= iterations && received >= iterations) {
+            return false;
+        }
+        if (received < iterations && !(sent < 1 && server)) {
+            received++;
+            if (!awaitPeer(lastByte, (byte) received)) {
+                return false;
+            }
+        }
+        if (sent < iterations) {
+            stamps[(int) sent] = System.nanoTime();
+            BYTE.setRelease(sendBuffer, lastByte, (byte) ++sent);
+            int rc = write.post(postFn, qp);
+            if (rc != 0) {
+                errors.postFailed(rc);
+                return false;
+            }
+        }
+        if (completed < iterations) {
+            if (!awaitCompletion()) {
+                return false;
+            }
+            completed++;
+        }
+        return true;
+    }
+
+    /**
+     * Runs round trips for {@code warmup + sample + cooldown} nanoseconds; stamps are taken only in the
+     * sample window (at most the timestamp capacity). Both ends must use the same durations.
+     */
+    public boolean runDuration(long warmupNanos, long sampleNanos, long cooldownNanos, int size, boolean server) {
+        reset(size);
+        this.server = server;
+        this.lastByte = size - 1;
+        sent = 0;
+        received = 0;
+        stamped = 0;
+        long start = System.nanoTime();
+        sampleFrom = start + warmupNanos;
+        sampleTo = sampleFrom + sampleNanos;
+        end = sampleTo + cooldownNanos;
+        while (timedRound()) {
+            // one method call per round, compiled early
+        }
+        rounds = stamped;
+        sampleRounds = stamped;
+        return !errors.any() && !stalled;
+    }
+
+    private boolean timedRound() {
+        if (!(sent < 1 && server)) {
+            received++;
+            if (!awaitPeer(lastByte, (byte) received)) {
+                return false;
+            }
+        }
+        long now = System.nanoTime();
+        if (now >= end) {
+            return false;
+        }
+        if (now >= sampleFrom && now < sampleTo && stamped < stamps.length) {
+            if (stamped == 0) {
+                sampleStart = now;
+            }
+            stamps[stamped++] = now;
+            sampleEnd = now;
+        }
+        BYTE.setRelease(sendBuffer, lastByte, (byte) ++sent);
+        int rc = write.post(postFn, qp);
+        if (rc != 0) {
+            errors.postFailed(rc);
+            return false;
+        }
+        return awaitCompletion();
+    }
+
+    /**
+     * Spins until the peer's counter arrives. False when it did not: the timed run reached its end
+     * ({@link #end}, {@code Long.MAX_VALUE} for counted runs) or the peer stalled.
+     */
+    private boolean awaitPeer(long lastByte, byte expected) {
+        long spins = 0;
+        long since = 0;
+        while ((byte) BYTE.getAcquire(receiveBuffer, lastByte) != expected) {
+            if ((++spins & 0xfff) == 0) {
+                long now = System.nanoTime();
+                if (now >= end) {
+                    return false;
+                }
+                if (since == 0) {
+                    since = now;
+                } else if (now - since > stallNanos) {
+                    stalled = true;
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    private boolean awaitCompletion() {
+        long since = 0;
+        while (true) {
+            int n = wcs.poll(pollFn, cq);
+            if (n > 0) {
+                int status = wcs.status(0);
+                if (status != 0) {
+                    errors.completionFailed(status, wcs.vendorError(0), wcs.wrId(0));
+                    return false;
+                }
+                return true;
+            }
+            if (n < 0) {
+                errors.postFailed(-n);
+                return false;
+            }
+            long now = System.nanoTime();
+            if (now >= end) {
+                return false;
+            }
+            if (since == 0) {
+                since = now;
+            } else if (now - since > stallNanos) {
+                stalled = true;
+                return false;
+            }
+        }
+    }
+
+    private void reset(int size) {
+        errors.reset();
+        stalled = false;
+        rounds = 0;
+        sampleStart = 0;
+        sampleEnd = 0;
+        sampleRounds = 0;
+        write.setLength(0, size);
+        sendBuffer.fill((byte) 0);
+    }
+
+    public CompletionErrors errors() {
+        return errors;
+    }
+
+    public boolean stalled() {
+        return stalled;
+    }
+
+    /** The timestamps of the last run: one per write posted (or sampled, for a timed run). */
+    public long[] timestamps() {
+        return stamps;
+    }
+
+    /** How many writes the last run posted (iterations), or sampled (timed run). */
+    public long rounds() {
+        return rounds;
+    }
+
+    public long sampleNanos() {
+        return sampleEnd - sampleStart;
+    }
+
+    public long sampleRounds() {
+        return sampleRounds;
+    }
+}

@@ -1,0 +1,112 @@
+package io.jperf.engine;
+
+import io.jperf.datapath.CompletionBatch;
+import io.jperf.datapath.WriteRequestList;
+import io.jperf.options.TestOptions;
+import io.jperf.result.LatencyResult;
+import io.jperf.stats.LatencyStats;
+import io.jperf.verbs.QueuePair;
+import io.jperf.wire.KeyMessage;
+import io.jperf.wire.PerftestHandshake;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramLogWriter;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.lang.foreign.Arena;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * ib_write_lat's measurement: both ends run the {@link LatencyLoop} ping-pong for each message
+ * size (no exchange between sizes, as perftest), then the statistics are computed off the loop.
+ */
+final class LatencyMeasurement implements Measurement {
+    private static final long DURATION_STAMPS_PER_SECOND = 500_000;
+    private static final int MAX_DURATION_STAMPS = 20_000_000;
+
+    private final TestOptions options;
+    private final Endpoint endpoint;
+    private final List<KeyMessage> remote;
+    private final PerftestHandshake handshake;
+    private final TestListener listener;
+    private final Duration timeout;
+
+    LatencyMeasurement(TestOptions options, Endpoint endpoint, List<KeyMessage> remote, PerftestHandshake handshake,
+                       TestListener listener, Duration timeout) {
+        this.options = options;
+        this.endpoint = endpoint;
+        this.remote = remote;
+        this.handshake = handshake;
+        this.listener = listener;
+        this.timeout = timeout;
+    }
+
+    @Override
+    public Outcome run() throws IOException {
+        List<LatencyResult> results = new ArrayList<>();
+        List<Histogram> histograms = new ArrayList<>();
+        try (Arena arena = Arena.ofConfined()) {
+            QueuePair qp = endpoint.qps().getFirst();
+            KeyMessage peer = remote.getFirst();
+            WriteRequestList write = new WriteRequestList(arena, 1, endpoint.sendAddress(0), (int) options.size(),
+                    endpoint.lkey(), peer.vaddr(), peer.rkey(), false);
+            int capacity = options.isDuration()
+                    ? (int) Math.min(MAX_DURATION_STAMPS, DURATION_STAMPS_PER_SECOND * options.durationSeconds())
+                    : options.iterations();
+            LatencyLoop loop = new LatencyLoop(qp.postSendFunction(), qp.handle(), write,
+                    endpoint.cq().pollFunction(), endpoint.cq().handle(), new CompletionBatch(arena, 1),
+                    endpoint.sendBuffer(0), endpoint.receiveBuffer(0), capacity, timeout.toNanos());
+            List<Long> sizes = options.messageSizes();
+            for (int i = 0; i < sizes.size(); i++) {
+                int size = (int) (long) sizes.get(i);
+                write.setInline(0, size <= endpoint.inlineSize());
+                boolean ok;
+                if (options.isDuration()) {
+                    long margin = Duration.ofSeconds(options.marginSeconds()).toNanos();
+                    long sample = Duration.ofSeconds(options.durationSeconds()).toNanos() - 2 * margin;
+                    ok = loop.runDuration(margin, sample, margin, size, options.isServer());
+                } else {
+                    ok = loop.runIterations(options.iterations(), size, options.isServer());
+                }
+                if (!ok) {
+                    throw Measurement.failure("RDMA WRITE ping-pong of " + size + " bytes", loop.errors(),
+                            loop.stalled(), timeout);
+                }
+                LatencyStats stats = LatencyStats.fromTimestamps(loop.timestamps(), (int) loop.rounds());
+                LatencyResult result = stats.toResult(size, options.isDuration() ? loop.rounds() : options.iterations());
+                results.add(result);
+                histograms.add(stats.histogram());
+                listener.latency(result);
+                listener.progress(i + 1, sizes.size());
+            }
+        }
+        handshake.finish(null, timeout);
+        if (options.hlogFile() != null) {
+            writeHistogramLog(sizes(results), histograms);
+        }
+        return new Outcome(List.of(), results);
+    }
+
+    private static List<Long> sizes(List<LatencyResult> results) {
+        return results.stream().map(LatencyResult::sizeBytes).toList();
+    }
+
+    /** One tagged interval per message size, half round trips in nanoseconds. */
+    private void writeHistogramLog(List<Long> sizes, List<Histogram> histograms) throws IOException {
+        try (PrintStream out = new PrintStream(Files.newOutputStream(options.hlogFile()), false,
+                java.nio.charset.StandardCharsets.UTF_8)) {
+            HistogramLogWriter writer = new HistogramLogWriter(out);
+            writer.outputComment("jperf write-lat: half round-trip latency in nanoseconds, one interval per size");
+            writer.outputLogFormatVersion();
+            writer.outputLegend();
+            for (int i = 0; i < histograms.size(); i++) {
+                Histogram h = histograms.get(i);
+                h.setTag("size=" + sizes.get(i));
+                writer.outputIntervalHistogram(h);
+            }
+        }
+    }
+}

@@ -1,0 +1,132 @@
+package io.jperf.engine;
+
+import io.jperf.options.TestOptions;
+import io.jperf.result.EndpointInfo;
+import io.jperf.result.LinkType;
+import io.jperf.result.TestHeader;
+import io.jperf.verbs.Gid;
+import io.jperf.verbs.GidEntry;
+import io.jperf.verbs.LinkLayer;
+import io.jperf.verbs.Mtu;
+import io.jperf.wire.ControlChannel;
+import io.jperf.wire.JperfExtension;
+import io.jperf.wire.KeyMessage;
+import io.jperf.wire.PerftestHandshake;
+import io.jperf.wire.PerftestHandshake.Preamble;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One connected run: perftest's control exchange around the QP transitions, the jperf extension
+ * with a jperf peer, then the bandwidth or latency measurement. Owns the control channel.
+ */
+final class TestSession {
+    private static final int PAGE_SIZE = 4096;
+    private static final int CACHE_LINE = 64;
+    private static final String PARAM_PREFIX = "param.";
+
+    private final TestOptions options;
+    private final Endpoint endpoint;
+    private final ControlChannel channel;
+    private final TestListener listener;
+    private final Duration timeout;
+    private final Duration settleDelay;
+    private final List<String> warnings = new ArrayList<>();
+
+    TestSession(TestOptions options, Endpoint endpoint, ControlChannel channel, TestListener listener, Duration timeout,
+                Duration settleDelay) {
+        this.options = options;
+        this.endpoint = endpoint;
+        this.channel = channel;
+        this.listener = listener;
+        this.timeout = timeout;
+        this.settleDelay = settleDelay;
+    }
+
+    WriteTestResult run() throws IOException {
+        try (PerftestHandshake handshake = new PerftestHandshake(channel, options, settleDelay)) {
+            channel.setReadTimeout(timeout);
+            Mtu localMtu = endpoint.localMtu();
+            if (localMtu.bytes() > endpoint.port().activeMtu().bytes()) {
+                warn("-m " + localMtu.bytes() + " is above the port's active MTU " + endpoint.port().activeMtu().bytes()
+                        + " (on RoCE it follows the netdev MTU); the QP may refuse it");
+            }
+            Preamble preamble = handshake.preamble(PAGE_SIZE, CACHE_LINE, localMtu.nativeValue());
+            String peerVersion = preamble.remoteVersion().text();
+            if (preamble.remoteVersion().isJperf()) {
+                checkParameters(JperfExtension.exchange(channel, extensionFields(), "jperf parameter exchange"));
+            }
+            Mtu pathMtu = Mtu.fromNative(preamble.ibvMtu());
+            List<KeyMessage> localKeys = endpoint.localKeys();
+            List<KeyMessage> remoteKeys = handshake.exchangeQpKeys(localKeys);
+            checkGids(remoteKeys);
+            endpoint.connect(remoteKeys, pathMtu);
+            remoteKeys = handshake.confirmQpKeys(localKeys);
+            handshake.barrier();
+
+            int gidIndex = endpoint.gid().map(GidEntry::index).orElse(-1);
+            TestHeader header = TestHeader.of(options, endpoint.context().deviceName(), pathMtu.bytes(),
+                    endpoint.port().linkLayer() == LinkLayer.ETHERNET ? LinkType.ETHERNET : LinkType.IB, gidIndex,
+                    endpoint.inlineSize(), "OFF", false);
+            List<EndpointInfo> local = localKeys.stream().map(k -> k.toEndpointInfo(gidIndex)).toList();
+            List<EndpointInfo> remote = remoteKeys.stream().map(k -> k.toEndpointInfo(-1)).toList();
+            listener.connected(header, local, remote);
+
+            Measurement measurement = options.kind().isBandwidth()
+                    ? new BandwidthMeasurement(options, endpoint, remoteKeys, handshake, listener, timeout)
+                    : new LatencyMeasurement(options, endpoint, remoteKeys, handshake, listener, timeout);
+            Measurement.Outcome outcome = measurement.run();
+            return new WriteTestResult(options, header, local, remote, peerVersion, outcome.bandwidth(),
+                    outcome.latency(), warnings);
+        }
+    }
+
+    private Map<String, String> extensionFields() {
+        Map<String, String> fields = new LinkedHashMap<>();
+        options.symmetricParameters().forEach((k, v) -> fields.put(PARAM_PREFIX + k, v));
+        return fields;
+    }
+
+    private void checkParameters(Map<String, String> theirs) {
+        Map<String, String> peerParams = new LinkedHashMap<>();
+        theirs.forEach((k, v) -> {
+            if (k.startsWith(PARAM_PREFIX)) {
+                peerParams.put(k.substring(PARAM_PREFIX.length()), v);
+            }
+        });
+        List<String> mismatches = TestOptions.symmetricMismatches(options.symmetricParameters(), peerParams);
+        if (!mismatches.isEmpty()) {
+            throw new TestFailedException("the peer runs with different parameters; these must be equal on both"
+                    + " ends: " + String.join("; ", mismatches));
+        }
+    }
+
+    private void checkGids(List<KeyMessage> remoteKeys) {
+        if (endpoint.gid().isEmpty()) {
+            return;
+        }
+        Gid ours = endpoint.gid().get().gid();
+        for (KeyMessage key : remoteKeys) {
+            if (!key.hasGid()) {
+                continue;
+            }
+            Gid theirs = Gid.of(key.gid());
+            if (ours.isIpv4Mapped() != theirs.isIpv4Mapped()) {
+                throw new TestFailedException("GID mismatch: ours " + ours + " is " + (ours.isIpv4Mapped() ? "" : "not ")
+                        + "IPv4-mapped, the peer's " + theirs + " is " + (theirs.isIpv4Mapped() ? "" : "not ")
+                        + "IPv4-mapped; choose GIDs of the same kind on both ends with -x (`jperf devices -v`"
+                        + " lists them; prefer the RoCE v2 GID of the IPv4 address)");
+            }
+        }
+    }
+
+    private void warn(String message) {
+        warnings.add(message);
+        listener.warning(message);
+    }
+}

@@ -1,0 +1,50 @@
+package io.jperf.engine;
+
+import io.jperf.options.TestOptions;
+import io.jperf.report.JsonReport;
+import io.jperf.result.BandwidthResult;
+import io.jperf.result.EndpointInfo;
+import io.jperf.result.LatencyResult;
+import io.jperf.result.TestHeader;
+
+import java.util.List;
+
+/**
+ * Everything one run of a write test produced: the parameters, the header facts (device, MTU,
+ * GID index, inline size), both ends' QP endpoints, and one result per message size. Immutable;
+ * holds the same data as the JSON report.
+ *
+ * @param options     the parameters this side ran with
+ * @param header      the resolved header facts
+ * @param local       this side's QP ends
+ * @param remote      the peer's QP ends
+ * @param peerVersion the version text the peer advertised (contains "jperf" for a jperf peer)
+ * @param bandwidth   bandwidth results by message size (empty for latency tests)
+ * @param latency     latency results by message size (empty for bandwidth tests)
+ * @param warnings    what the user should know that did not stop the test
+ */
+public record WriteTestResult(TestOptions options, TestHeader header, List<EndpointInfo> local,
+                              List<EndpointInfo> remote, String peerVersion, List<BandwidthResult> bandwidth,
+                              List<LatencyResult> latency, List<String> warnings) {
+    /** The result as one JSON document (the same data, see {@link JsonReport}). */
+    public String toJson() {
+        JsonReport.Builder json = JsonReport.builder(options, header).local(local).remote(remote);
+        bandwidth.forEach(json::result);
+        latency.forEach(json::result);
+        json.section("peer_version", w -> w.value(peerVersion));
+        json.section("warnings", w -> {
+            w.beginArray();
+            warnings.forEach(w::value);
+            w.endArray();
+        });
+        return json.build().toJson();
+    }
+
+    public WriteTestResult {
+        local = List.copyOf(local);
+        remote = List.copyOf(remote);
+        bandwidth = List.copyOf(bandwidth);
+        latency = List.copyOf(latency);
+        warnings = List.copyOf(warnings);
+    }
+}
