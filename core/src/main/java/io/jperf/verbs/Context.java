@@ -25,11 +25,21 @@ import java.util.Optional;
 public final class Context extends NativeResource {
     private final String deviceName;
     private final MemorySegment handle;
+    private final boolean owned;
 
-    private Context(String deviceName, MemorySegment handle) {
+    private Context(String deviceName, MemorySegment handle, boolean owned) {
         super(null);
         this.deviceName = deviceName;
         this.handle = handle;
+        this.owned = owned;
+    }
+
+    /**
+     * Wraps a device context another library opened and keeps open, e.g. librdmacm's
+     * {@code cm_id->verbs}: closing this object closes what was created from it, but not the device.
+     */
+    public static Context borrow(String deviceName, MemorySegment handle) {
+        return new Context(deviceName, handle, false);
     }
 
     static Context open(String name, MemorySegment device) {
@@ -40,7 +50,7 @@ public final class Context extends NativeResource {
                 int errno = ErrnoCalls.errno(state);
                 throw RdmaException.of("ibv_open_device(" + name + ")", errno);
             }
-            return new Context(name, ctx);
+            return new Context(name, ctx, true);
         }
     }
 
@@ -109,7 +119,9 @@ public final class Context extends NativeResource {
 
     @Override
     protected void destroy() {
-        Calls.check("ibv_close_device(" + deviceName + ")", rdma_h.ibv_close_device(handle));
+        if (owned) {
+            Calls.check("ibv_close_device(" + deviceName + ")", rdma_h.ibv_close_device(handle));
+        }
     }
 
     @Override

@@ -34,11 +34,14 @@ public final class QueuePair extends NativeResource {
     private final QpCapabilities capabilities;
     private final MemorySegment postSendFn;
     private final MemorySegment postRecvFn;
+    private final Runnable destroyer;
     private QpState state = QpState.RESET;
 
     private QueuePair(ProtectionDomain pd, QpType type, MemorySegment handle, QpCapabilities capabilities,
-                      CompletionQueue sendCq, CompletionQueue recvCq) {
+                      CompletionQueue sendCq, CompletionQueue recvCq, Runnable destroyer, QpState state) {
         super(pd, sendCq, recvCq);
+        this.destroyer = destroyer;
+        this.state = state;
         this.pd = pd;
         this.type = type;
         this.handle = handle;
@@ -69,8 +72,18 @@ public final class QueuePair extends NativeResource {
             }
             QpCapabilities granted = new QpCapabilities(ibv_qp_cap.max_send_wr(cap), ibv_qp_cap.max_recv_wr(cap),
                     ibv_qp_cap.max_send_sge(cap), ibv_qp_cap.max_recv_sge(cap), ibv_qp_cap.max_inline_data(cap));
-            return new QueuePair(pd, type, qp, granted, sendCq, recvCq);
+            return new QueuePair(pd, type, qp, granted, sendCq, recvCq, null, QpState.RESET);
         }
+    }
+
+    /**
+     * Takes ownership of a QP that another library created and connected on {@code pd}'s device,
+     * e.g. {@code rdma_create_qp} + RDMA CM: the object starts in RTS and {@code destroyer} (e.g.
+     * {@code rdma_destroy_qp}) replaces {@code ibv_destroy_qp} on close.
+     */
+    public static QueuePair adoptConnected(ProtectionDomain pd, QpType type, MemorySegment qp, QpCapabilities caps,
+                                           CompletionQueue sendCq, CompletionQueue recvCq, Runnable destroyer) {
+        return new QueuePair(pd, type, qp, caps, sendCq, recvCq, destroyer, QpState.RTS);
     }
 
     public int qpn() {
@@ -200,6 +213,10 @@ public final class QueuePair extends NativeResource {
 
     @Override
     protected void destroy() {
+        if (destroyer != null) {
+            destroyer.run();
+            return;
+        }
         Calls.check("ibv_destroy_qp(0x" + Integer.toHexString(qpn) + ")", rdma_h.ibv_destroy_qp(handle));
     }
 
