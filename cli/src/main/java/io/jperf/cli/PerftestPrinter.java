@@ -1,6 +1,9 @@
 package io.jperf.cli;
 
+import io.jperf.engine.PathReport;
 import io.jperf.engine.TestListener;
+import io.jperf.path.PathSummary;
+import io.jperf.path.Verdict;
 import io.jperf.options.OutputMode;
 import io.jperf.options.TestOptions;
 import io.jperf.report.PerftestTextReport;
@@ -20,6 +23,7 @@ final class PerftestPrinter implements TestListener {
     private final PrintWriter err;
     private final OutputMode mode;
     private boolean tableOpen;
+    private PathReport path;
 
     PerftestPrinter(TestOptions options, PrintWriter out, PrintWriter err) {
         this.options = options;
@@ -36,6 +40,11 @@ final class PerftestPrinter implements TestListener {
             remote.forEach(e -> out.print(report.addressLines(e, false)));
         }
         out.flush();
+    }
+
+    @Override
+    public void path(PathReport report) {
+        path = report;
     }
 
     @Override
@@ -68,11 +77,29 @@ final class PerftestPrinter implements TestListener {
         }
     }
 
-    /** Closes the table once the test is over. */
+    /** Closes the table once the test is over, then says which path the numbers came from. */
     void finish() {
         if (tableOpen) {
             out.print(report.tableFooter(mode));
-            out.flush();
         }
+        if (mode == OutputMode.NONE && path != null) {
+            out.print(pathText(path));
+        }
+        out.flush();
+    }
+
+    static String pathText(PathReport path) {
+        StringBuilder sb = new StringBuilder();
+        sb.append(' ').append(PathSummary.text(path.local())).append('\n');
+        path.peer().ifPresent(p -> sb.append(" Peer ").append(PathSummary.text(p)).append('\n'));
+        if (path.verdicts().isEmpty()) {
+            sb.append(" Path checks: consistent").append(path.peer().isPresent() ? " (both ends)" : " (this end; the"
+                    + " peer is not jperf, so its side was not checked)").append('\n');
+        } else {
+            for (Verdict v : path.verdicts()) {
+                sb.append(" ").append(v).append("\n     Fix: ").append(v.fixHint()).append('\n');
+            }
+        }
+        return sb.toString();
     }
 }

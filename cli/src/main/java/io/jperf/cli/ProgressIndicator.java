@@ -26,6 +26,11 @@ final class ProgressIndicator implements TestListener {
     }
 
     @Override
+    public void path(io.jperf.engine.PathReport path) {
+        delegate.path(path);
+    }
+
+    @Override
     public void bandwidth(io.jperf.result.BandwidthResult result) {
         clear();
         delegate.bandwidth(result);

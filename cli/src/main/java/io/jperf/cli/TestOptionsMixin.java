@@ -104,6 +104,10 @@ final class TestOptionsMixin {
     @Option(names = "--peer-dev", paramLabel = "DEV", description = "With --loopback: the server's device.")
     String peerDevice;
 
+    @Option(names = "--qos", description = "The fabric has a lossless/ECN class for RDMA: report traffic class 0 or"
+            + " non-ECN-capable marking as a path problem (F5).")
+    boolean qosExpected;
+
     @Option(names = "--timeout", paramLabel = "SECONDS",
             description = "Bound on connecting, every control exchange, and a stalled data path (default 60).")
     Integer timeoutSeconds;

@@ -48,7 +48,7 @@ final class WriteTestCommand {
         };
         boolean longRun = options.allSizes() || options.isDuration();
         listener = new ProgressIndicator(listener, err, longRun && System.console() != null);
-        WriteTest test = WriteTest.of(options).listener(listener)
+        WriteTest test = WriteTest.of(options).listener(listener).qosExpected(common.qosExpected)
                 .timeout(common.timeoutSeconds != null ? Duration.ofSeconds(common.timeoutSeconds)
                         : WriteTest.DEFAULT_TIMEOUT);
         WriteTestResult result = options.loopback() ? test.runLoopback(common.peerDevice) : test.run();

@@ -20,6 +20,10 @@ public interface TestListener {
     default void connected(TestHeader header, List<EndpointInfo> local, List<EndpointInfo> remote) {
     }
 
+    /** The path this end runs on (and the peer's, from a jperf peer), with its verdicts; before measuring. */
+    default void path(PathReport path) {
+    }
+
     /** One message size's bandwidth result (on a unidirectional server: the client's, at the end). */
     default void bandwidth(BandwidthResult result) {
     }

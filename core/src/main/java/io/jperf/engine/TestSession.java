@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * One connected run: perftest's control exchange around the QP transitions, the jperf extension
@@ -36,10 +37,12 @@ final class TestSession {
     private final TestListener listener;
     private final Duration timeout;
     private final Duration settleDelay;
+    private final boolean qosExpected;
     private final List<String> warnings = new ArrayList<>();
 
     TestSession(TestOptions options, Endpoint endpoint, ControlChannel channel, TestListener listener, Duration timeout,
-                Duration settleDelay) {
+                Duration settleDelay, boolean qosExpected) {
+        this.qosExpected = qosExpected;
         this.options = options;
         this.endpoint = endpoint;
         this.channel = channel;
@@ -58,7 +61,8 @@ final class TestSession {
             }
             Preamble preamble = handshake.preamble(PAGE_SIZE, CACHE_LINE, localMtu.nativeValue());
             String peerVersion = preamble.remoteVersion().text();
-            if (preamble.remoteVersion().isJperf()) {
+            boolean jperfPeer = preamble.remoteVersion().isJperf();
+            if (jperfPeer) {
                 checkParameters(JperfExtension.exchange(channel, extensionFields(), "jperf parameter exchange"));
             }
             Mtu pathMtu = Mtu.fromNative(preamble.ibvMtu());
@@ -67,6 +71,9 @@ final class TestSession {
             checkGids(remoteKeys);
             endpoint.connect(remoteKeys, pathMtu);
             remoteKeys = handshake.confirmQpKeys(localKeys);
+            Optional<PathReport> path = PathStage.run(endpoint, remoteKeys.getFirst(), options.trafficClass(), jperfPeer,
+                    channel, qosExpected);
+            path.ifPresent(listener::path);
             handshake.barrier();
 
             int gidIndex = endpoint.gid().map(GidEntry::index).orElse(-1);
@@ -80,10 +87,25 @@ final class TestSession {
             Measurement measurement = options.kind().isBandwidth()
                     ? new BandwidthMeasurement(options, endpoint, remoteKeys, handshake, listener, timeout)
                     : new LatencyMeasurement(options, endpoint, remoteKeys, handshake, listener, timeout);
-            Measurement.Outcome outcome = measurement.run();
+            Measurement.Outcome outcome;
+            try {
+                outcome = measurement.run();
+            } catch (TestFailedException e) {
+                throw withVerdicts(e, path);
+            }
             return new WriteTestResult(options, header, local, remote, peerVersion, outcome.bandwidth(),
-                    outcome.latency(), warnings);
+                    outcome.latency(), path, warnings);
         }
+    }
+
+    /** A failed test is often explained by its path: name the findings in the failure. */
+    private static TestFailedException withVerdicts(TestFailedException e, Optional<PathReport> path) {
+        if (path.isEmpty() || path.get().verdicts().isEmpty()) {
+            return e;
+        }
+        StringBuilder sb = new StringBuilder(e.getMessage()).append("\nThe path has problems that may explain it:");
+        path.get().verdicts().forEach(v -> sb.append("\n  ").append(v).append(" Fix: ").append(v.fixHint()));
+        return new TestFailedException(sb.toString(), e);
     }
 
     private Map<String, String> extensionFields() {

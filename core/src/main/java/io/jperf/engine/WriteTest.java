@@ -43,8 +43,11 @@ public final class WriteTest {
     private final Duration timeout;
     private final TestListener listener;
     private final Duration settleDelay;
+    private final boolean qosExpected;
 
-    private WriteTest(TestOptions options, Duration timeout, TestListener listener, Duration settleDelay) {
+    private WriteTest(TestOptions options, Duration timeout, TestListener listener, Duration settleDelay,
+                      boolean qosExpected) {
+        this.qosExpected = qosExpected;
         this.options = Objects.requireNonNull(options, "options");
         this.timeout = Objects.requireNonNull(timeout, "timeout");
         this.listener = Objects.requireNonNull(listener, "listener");
@@ -55,21 +58,26 @@ public final class WriteTest {
     }
 
     public static WriteTest of(TestOptions options) {
-        return new WriteTest(options, DEFAULT_TIMEOUT, TestListener.NONE, PerftestHandshake.BW_SETTLE_DELAY);
+        return new WriteTest(options, DEFAULT_TIMEOUT, TestListener.NONE, PerftestHandshake.BW_SETTLE_DELAY, false);
     }
 
     /** Bounds connecting, accepting, every control read, and how long the data path may stall. */
     public WriteTest timeout(Duration value) {
-        return new WriteTest(options, value, listener, settleDelay);
+        return new WriteTest(options, value, listener, settleDelay, qosExpected);
     }
 
     public WriteTest listener(TestListener value) {
-        return new WriteTest(options, timeout, value, settleDelay);
+        return new WriteTest(options, timeout, value, settleDelay, qosExpected);
     }
 
     /** perftest's bandwidth tests pause 1 s after connecting; two jperf ends may skip it. */
     public WriteTest settleDelay(Duration value) {
-        return new WriteTest(options, timeout, listener, value);
+        return new WriteTest(options, timeout, listener, value, qosExpected);
+    }
+
+    /** The fabric has a lossless / ECN class for RDMA: flag traffic class 0 and non-ECN-capable marking (F5). */
+    public WriteTest qosExpected(boolean value) {
+        return new WriteTest(options, timeout, listener, settleDelay, value);
     }
 
     public TestOptions options() {
@@ -99,12 +107,12 @@ public final class WriteTest {
 
     private WriteTestResult connect(Endpoint endpoint) throws IOException {
         ControlChannel channel = ControlChannel.connect(options.serverHost(), options.port(), bindAddress(), timeout);
-        return new TestSession(options, endpoint, channel, listener, timeout, settleDelay).run();
+        return new TestSession(options, endpoint, channel, listener, timeout, settleDelay, qosExpected).run();
     }
 
     private WriteTestResult serve(Endpoint endpoint, ControlListener listening) throws IOException {
         ControlChannel channel = listening.accept(timeout);
-        return new TestSession(options, endpoint, channel, listener, timeout, settleDelay).run();
+        return new TestSession(options, endpoint, channel, listener, timeout, settleDelay, qosExpected).run();
     }
 
     /**
@@ -125,7 +133,7 @@ public final class WriteTest {
                 return t;
             });
             try {
-                WriteTest server = new WriteTest(serverOptions, timeout, TestListener.NONE, settleDelay);
+                WriteTest server = new WriteTest(serverOptions, timeout, TestListener.NONE, settleDelay, qosExpected);
                 Future<WriteTestResult> serverRun = executor.submit(() -> {
                     try (Endpoint endpoint = Endpoint.open(serverOptions)) {
                         return server.serve(endpoint, listening);
@@ -133,7 +141,7 @@ public final class WriteTest {
                 });
                 WriteTestResult clientResult;
                 try {
-                    clientResult = new WriteTest(clientOptions, timeout, listener, settleDelay).run();
+                    clientResult = new WriteTest(clientOptions, timeout, listener, settleDelay, qosExpected).run();
                 } catch (RuntimeException e) {
                     serverFailure(serverRun).ifPresent(e::addSuppressed);
                     throw e;

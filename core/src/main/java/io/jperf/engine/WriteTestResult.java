@@ -8,6 +8,8 @@ import io.jperf.result.LatencyResult;
 import io.jperf.result.TestHeader;
 
 import java.util.List;
+import java.util.Optional;
+import io.jperf.path.PathJson;
 
 /**
  * Everything one run of a write test produced: the parameters, the header facts (device, MTU,
@@ -21,17 +23,30 @@ import java.util.List;
  * @param peerVersion the version text the peer advertised (contains "jperf" for a jperf peer)
  * @param bandwidth   bandwidth results by message size (empty for latency tests)
  * @param latency     latency results by message size (empty for bandwidth tests)
+ * @param path        the Linux path both ends ran on and its verdicts; empty without a GID (InfiniBand)
  * @param warnings    what the user should know that did not stop the test
  */
 public record WriteTestResult(TestOptions options, TestHeader header, List<EndpointInfo> local,
                               List<EndpointInfo> remote, String peerVersion, List<BandwidthResult> bandwidth,
-                              List<LatencyResult> latency, List<String> warnings) {
+                              List<LatencyResult> latency, Optional<PathReport> path, List<String> warnings) {
     /** The result as one JSON document (the same data, see {@link JsonReport}). */
     public String toJson() {
         JsonReport.Builder json = JsonReport.builder(options, header).local(local).remote(remote);
         bandwidth.forEach(json::result);
         latency.forEach(json::result);
         json.section("peer_version", w -> w.value(peerVersion));
+        path.ifPresent(p -> json.section("path", w -> {
+            w.beginObject();
+            PathJson.write(w.name("local"), p.local());
+            w.name("peer");
+            if (p.peer().isPresent()) {
+                PathJson.write(w, p.peer().get());
+            } else {
+                w.nullValue();
+            }
+            PathJson.writeVerdicts(w.name("verdicts"), p.verdicts());
+            w.endObject();
+        }));
         json.section("warnings", w -> {
             w.beginArray();
             warnings.forEach(w::value);

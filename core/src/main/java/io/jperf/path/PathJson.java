@@ -1,24 +1,47 @@
 package io.jperf.path;
 
+import io.jperf.report.JsonReader;
 import io.jperf.report.JsonWriter;
+import io.jperf.verbs.Gid;
+import io.jperf.verbs.GidType;
+import io.jperf.verbs.LinkLayer;
+import io.jperf.verbs.Mtu;
+import io.jperf.verbs.PortState;
 
+import java.net.Inet4Address;
+import java.net.Inet6Address;
 import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
- * Writes {@link PathRecord}s and {@link Verdict}s as JSON with {@link JsonWriter}. Unknown values
+ * Writes {@link PathRecord}s and {@link Verdict}s as JSON with {@link JsonWriter}, and reads records
+ * back ({@link #read(String)}, e.g. a peer's) so that {@code read(toJson(r)).equals(r)}. Unknown values
  * are {@code null} (never omitted), so every document has the same shape. Addresses are strings
- * ({@code "10.0.0.1"}, {@code "fd00::1"}); GIDs are in sysfs form. Stateless and thread-safe.
+ * ({@code "10.0.0.1"}, {@code "fd00::1"}); GIDs are in sysfs form. Some members are derived for
+ * readers of reports ({@code route.tableName}, {@code rule.text}, {@code trafficClass.dscp}/{@code ecn},
+ * {@code rdma.linkLayer}) and ignored by {@link #read}; the others carry the whole record. Stateless and
+ * thread-safe.
  *
  * <pre>{@code
  * {"rdma": {"device": "mlx5_0", "port": 1, "linkLayer": "Ethernet", "portState": "ACTIVE", "activeMtu": 4096,
- *           "gid": {"index": 3, "value": "...", "type": "RoCE v2"}, "netdev": "eth2", "ifindex": 5, "vlanId": null},
+ *           "gid": {"index": 3, "value": "...", "type": "RoCE v2"}, "netdev": "eth2", "ifindex": 5, "vlanId": null,
+ *           "portHasIpGid": true, "linkLayerEnum": "ETHERNET"},
  *  "source": "10.0.1.5", "destination": "10.0.2.7",
  *  "route": {"table": 101, "tableName": "101", "type": "unicast", "egress": "eth2", "egressIfindex": 5,
- *            "gateway": "10.0.1.1", "preferredSource": null, "matchedPrefix": "0.0.0.0/0", "protocol": 4},
- *  "rule": {"priority": 1000, "text": "1000: from 10.0.1.5 lookup 101", "table": 101, "basis": "..."},
+ *            "gateway": "10.0.1.1", "preferredSource": null, "matchedPrefix": "0.0.0.0/0", "protocol": 4,
+ *            "destination": "10.0.2.7", "source": "10.0.1.5"},
+ *  "rule": {"priority": 1000, "text": "1000: from 10.0.1.5 lookup 101", "table": 101, "basis": "...",
+ *           "family": 2, "from": "10.0.1.5/32", "to": null, "iif": null, "oif": null, "tos": 0, "fwmark": 0,
+ *           "fwmask": 0, "action": "lookup", "gotoTarget": 0, "invert": false, "suppressPrefixLength": -1,
+ *           "unevaluated": []},
  *  "unboundSource": "10.0.0.5", "netdev": {"name": "eth2", "mtu": 9000, "operstate": "up", "addresses": [...]},
  *  "trafficClass": {"value": 106, "dscp": 26, "ecn": "ECT(0)"},
  *  "numa": {"nicNode": 1, "cpu": 12, "cpuNode": 1}, "gaps": []}
@@ -75,6 +98,8 @@ public final class PathJson {
         } else {
             w.nullValue();
         }
+        w.field("portHasIpGid", d.portHasIpGid())
+                .field("linkLayerEnum", d.linkLayer().name());
         w.endObject();
 
         optAddress(w, "source", r.source());
@@ -100,6 +125,8 @@ public final class PathJson {
             } else {
                 w.nullValue();
             }
+            w.field("destination", Addr.text(rt.destination()));
+            optAddress(w, "source", rt.source());
             w.endObject();
         }
 
@@ -108,12 +135,29 @@ public final class PathJson {
             w.nullValue();
         } else {
             RuleMatch m = r.rule().get();
+            PolicyRule p = m.rule();
             w.beginObject()
-                    .field("priority", m.rule().priority())
-                    .field("text", m.rule().toString())
-                    .field("table", m.rule().table())
+                    .field("priority", p.priority())
+                    .field("text", p.toString())
+                    .field("table", p.table())
                     .field("basis", m.basis())
-                    .endObject();
+                    .field("family", p.family());
+            optString(w, "from", p.from().map(Prefix::toString));
+            optString(w, "to", p.to().map(Prefix::toString));
+            optString(w, "iif", p.iifName());
+            optString(w, "oif", p.oifName());
+            w.field("tos", p.tos())
+                    .field("fwmark", p.fwmark())
+                    .field("fwmask", p.fwmask())
+                    .field("action", p.action().label())
+                    .field("gotoTarget", p.gotoTarget())
+                    .field("invert", p.invert())
+                    .field("suppressPrefixLength", p.suppressPrefixLength());
+            w.name("unevaluated").beginArray();
+            for (String u : p.unevaluated()) {
+                w.value(u);
+            }
+            w.endArray().endObject();
         }
         optAddress(w, "unboundSource", r.unboundSource());
 
@@ -153,6 +197,63 @@ public final class PathJson {
         w.endObject();
     }
 
+    /**
+     * Reads a record from the text {@link #toJson(PathRecord)} wrote (e.g. a peer's), the exact
+     * inverse: {@code read(toJson(r)).equals(r)}. See {@link #read(Map)} for what is checked.
+     *
+     * @throws IllegalArgumentException ({@link JsonReader.JsonException} for malformed JSON) if the
+     *         text is not a valid record; the message names the offset or the field
+     */
+    public static PathRecord read(String json) {
+        return read(JsonReader.parseObject(json));
+    }
+
+    /**
+     * Reads a record from a parsed JSON object (from {@link JsonReader}), e.g. the {@code "local"}
+     * or {@code "peer"} member of {@link #toJson(PathRecord, PathRecord, List)}. Unknown members
+     * are ignored (a newer peer may add some); so are the derived ones ({@code route.tableName},
+     * {@code rule.text}, {@code trafficClass.dscp}/{@code ecn}, {@code rdma.linkLayer}). Every other
+     * member is required, with {@code null} only where the record has an empty {@code Optional}
+     * (or, for {@code route.protocol}, -1).
+     *
+     * @throws IllegalArgumentException naming the field (e.g. {@code rdma.gid.value}) that is missing,
+     *         of the wrong type, or out of range
+     */
+    public static PathRecord read(Map<String, Object> object) {
+        In r = new In(object, "");
+        In d = r.obj("rdma");
+        In gid = d.obj("gid");
+        OptionalInt vlan = d.isNull("vlanId") ? OptionalInt.empty() : OptionalInt.of(d.integer("vlanId"));
+        RdmaEnd rdma = d.build(() -> new RdmaEnd(d.str("device"), d.integer("port"),
+                d.constant("linkLayerEnum", LinkLayer.values(), LinkLayer::name),
+                d.constant("portState", PortState.values(), PortState::name),
+                d.mtu("activeMtu"),
+                gid.integer("index"), gid.gid("value"), gid.constant("type", GidType.values(), GidType::label),
+                d.optStr("netdev"), d.integer("ifindex"), vlan, d.bool("portHasIpGid")));
+
+        Optional<Route> route = r.optObj("route").map(rt -> rt.build(() -> new Route(rt.addr("destination"),
+                rt.optAddr("source"), rt.integer("table"), rt.constant("type", RouteType.values(), RouteType::label),
+                rt.integer("egressIfindex"), rt.optStr("egress"), rt.optAddr("gateway"), rt.optAddr("preferredSource"),
+                rt.optPrefix("matchedPrefix"), rt.isNull("protocol") ? -1 : rt.integer("protocol"))));
+
+        Optional<RuleMatch> rule = r.optObj("rule").map(m -> m.build(() -> new RuleMatch(new PolicyRule(
+                m.integer("family"), m.lng("priority"), m.optPrefix("from"), m.optPrefix("to"), m.optStr("iif"),
+                m.optStr("oif"), m.lng("fwmark"), m.lng("fwmask"), m.integer("tos"),
+                m.constant("action", RuleAction.values(), RuleAction::label), m.lng("table"), m.lng("gotoTarget"),
+                m.bool("invert"), m.integer("suppressPrefixLength"), m.strings("unevaluated")), m.str("basis"))));
+
+        Optional<NetdevState> netdev = r.optObj("netdev").map(n -> n.build(() -> new NetdevState(n.str("name"),
+                n.integer("mtu"), n.str("operstate"), n.addrs("addresses"))));
+
+        In tc = r.obj("trafficClass");
+        TrafficClass trafficClass = tc.build(() -> new TrafficClass(tc.integer("value")));
+        In numa = r.obj("numa");
+        NumaPlacement placement = new NumaPlacement(numa.integer("nicNode"), numa.integer("cpu"),
+                numa.integer("cpuNode"));
+        return new PathRecord(rdma, r.optAddr("source"), r.addr("destination"), route, rule, r.optAddr("unboundSource"),
+                netdev, trafficClass, placement, r.strings("gaps"));
+    }
+
     /** Writes the verdicts as one JSON array value. */
     public static void writeVerdicts(JsonWriter w, List<Verdict> verdicts) {
         w.beginArray();
@@ -178,5 +279,219 @@ public final class PathJson {
 
     private static void optAddress(JsonWriter w, String name, Optional<InetAddress> v) {
         w.name(name).value(v.map(Addr::text).orElse(null));
+    }
+
+    /** One JSON object of a record being read, with its path for messages ({@code "rdma.gid."}). */
+    private static final class In {
+        private final Map<String, Object> m;
+        private final String path;
+
+        In(Map<String, Object> m, String path) {
+            this.m = m;
+            this.path = path;
+        }
+
+        private IllegalArgumentException bad(String name, String problem) {
+            return new IllegalArgumentException("path record: field '" + path + name + "' " + problem);
+        }
+
+        /** The member's value, which may be null; a missing member is an error. */
+        private Object raw(String name) {
+            if (!m.containsKey(name)) {
+                throw bad(name, "is missing");
+            }
+            return m.get(name);
+        }
+
+        boolean isNull(String name) {
+            return raw(name) == null;
+        }
+
+        private <T> T typed(String name, Class<T> type, String what) {
+            Object v = raw(name);
+            if (v == null) {
+                throw bad(name, "is null, expected " + what);
+            }
+            if (!type.isInstance(v)) {
+                throw bad(name, "is " + kind(v) + ", expected " + what);
+            }
+            return type.cast(v);
+        }
+
+        String str(String name) {
+            return typed(name, String.class, "a string");
+        }
+
+        Optional<String> optStr(String name) {
+            return isNull(name) ? Optional.empty() : Optional.of(str(name));
+        }
+
+        long lng(String name) {
+            return typed(name, Long.class, "an integer");
+        }
+
+        int integer(String name) {
+            long v = lng(name);
+            if (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE) {
+                throw bad(name, "is " + v + ", out of the 32-bit range");
+            }
+            return (int) v;
+        }
+
+        boolean bool(String name) {
+            return typed(name, Boolean.class, "true or false");
+        }
+
+        @SuppressWarnings("unchecked")
+        In obj(String name) {
+            return new In(typed(name, Map.class, "an object"), path + name + ".");
+        }
+
+        Optional<In> optObj(String name) {
+            return isNull(name) ? Optional.empty() : Optional.of(obj(name));
+        }
+
+        private List<?> list(String name) {
+            return typed(name, List.class, "an array");
+        }
+
+        List<String> strings(String name) {
+            List<?> l = list(name);
+            List<String> out = new ArrayList<>(l.size());
+            for (int i = 0; i < l.size(); i++) {
+                if (!(l.get(i) instanceof String e)) {
+                    throw bad(name + "[" + i + "]", "is " + kind(l.get(i)) + ", expected a string");
+                }
+                out.add(e);
+            }
+            return out;
+        }
+
+        List<InetAddress> addrs(String name) {
+            List<String> texts = strings(name);
+            List<InetAddress> out = new ArrayList<>(texts.size());
+            for (int i = 0; i < texts.size(); i++) {
+                out.add(address(name + "[" + i + "]", texts.get(i)));
+            }
+            return out;
+        }
+
+        InetAddress addr(String name) {
+            return address(name, str(name));
+        }
+
+        Optional<InetAddress> optAddr(String name) {
+            return isNull(name) ? Optional.empty() : Optional.of(addr(name));
+        }
+
+        Optional<Prefix> optPrefix(String name) {
+            if (isNull(name)) {
+                return Optional.empty();
+            }
+            String text = str(name);
+            int slash = text.lastIndexOf('/');
+            String len = slash < 0 ? "" : text.substring(slash + 1);
+            if (len.isEmpty() || len.length() > 3 || !len.chars().allMatch(c -> c >= '0' && c <= '9')) {
+                throw bad(name, "is " + quote(text) + ", not an address/length prefix");
+            }
+            InetAddress a = address(name, text.substring(0, slash));
+            try {
+                return Optional.of(new Prefix(a, Integer.parseInt(len)));
+            } catch (IllegalArgumentException e) {
+                throw bad(name, "is " + quote(text) + ": " + e.getMessage());
+            }
+        }
+
+        Gid gid(String name) {
+            String text = str(name);
+            try {
+                return Gid.parse(text);
+            } catch (IllegalArgumentException e) {
+                throw bad(name, "is " + quote(text) + ", not a GID");
+            }
+        }
+
+        Mtu mtu(String name) {
+            int bytes = integer(name);
+            try {
+                return Mtu.fromBytes(bytes);
+            } catch (IllegalArgumentException e) {
+                throw bad(name, "is " + e.getMessage());
+            }
+        }
+
+        /** The enum constant whose {@code label} is the member's string. */
+        <E> E constant(String name, E[] values, Function<E, String> label) {
+            Object v = raw(name);
+            String text = v instanceof String t ? t : null;
+            if (text != null) {
+                for (E e : values) {
+                    if (label.apply(e).equals(text)) {
+                        return e;
+                    }
+                }
+            }
+            StringBuilder valid = new StringBuilder();
+            for (E e : values) {
+                valid.append(valid.isEmpty() ? "" : ", ").append(label.apply(e));
+            }
+            throw bad(name, "is " + (text == null ? kind(v) : quote(text)) + ", expected one of " + valid);
+        }
+
+        /** Runs a record constructor, naming this object if its own checks reject the values. */
+        <T> T build(Supplier<T> constructor) {
+            try {
+                return constructor.get();
+            } catch (IllegalArgumentException e) {
+                if (e.getMessage() != null && e.getMessage().startsWith("path record: ")) {
+                    throw e;
+                }
+                String where = path.isEmpty() ? "" : " in '" + path.substring(0, path.length() - 1) + "'";
+                throw new IllegalArgumentException("path record: invalid value" + where + ": " + e.getMessage(), e);
+            }
+        }
+
+        /**
+         * A literal address, never a host name (no DNS lookup for peer input). Text with a colon is
+         * always an {@link java.net.Inet6Address}, even an IPv4-mapped one, as {@link Addr#text} wrote it.
+         */
+        private InetAddress address(String name, String text) {
+            try {
+                InetAddress a = InetAddress.ofLiteral(text);
+                if (a instanceof Inet4Address && text.indexOf(':') >= 0) {
+                    byte[] mapped = new byte[16];
+                    mapped[10] = (byte) 0xff;
+                    mapped[11] = (byte) 0xff;
+                    System.arraycopy(a.getAddress(), 0, mapped, 12, 4);
+                    return Inet6Address.getByAddress(null, mapped, null);
+                }
+                return a;
+            } catch (IllegalArgumentException | UnknownHostException e) {
+                throw bad(name, "is " + quote(text) + ", not an IP address");
+            }
+        }
+
+        private static String kind(Object v) {
+            return switch (v) {
+                case null -> "null";
+                case String t -> "a string";
+                case Long n -> "an integer";
+                case Double n -> "a fractional number";
+                case Boolean b -> "a boolean";
+                case Map<?, ?> o -> "an object";
+                case List<?> l -> "an array";
+                default -> v.getClass().getSimpleName();
+            };
+        }
+
+        /** Peer text for a message: quoted, at most 40 chars, controls escaped. */
+        private static String quote(String text) {
+            StringBuilder sb = new StringBuilder("\"");
+            for (int i = 0; i < text.length() && i < 40; i++) {
+                char c = text.charAt(i);
+                sb.append(c >= 0x20 && c < 0x7f ? String.valueOf(c) : String.format(Locale.ROOT, "\\u%04x", (int) c));
+            }
+            return sb.append(text.length() > 40 ? "...\"" : "\"").toString();
+        }
     }
 }

@@ -42,7 +42,9 @@ class PathOutputTest {
                     },
                     "netdev": "eth2.100",
                     "ifindex": 5,
-                    "vlanId": 100
+                    "vlanId": 100,
+                    "portHasIpGid": true,
+                    "linkLayerEnum": "ETHERNET"
                   },
                   "source": "10.0.1.5",
                   "destination": "10.0.2.7",
@@ -55,13 +57,28 @@ class PathOutputTest {
                     "gateway": "10.0.1.1",
                     "preferredSource": null,
                     "matchedPrefix": "0.0.0.0/0",
-                    "protocol": 4
+                    "protocol": 4,
+                    "destination": "10.0.2.7",
+                    "source": "10.0.1.5"
                   },
                   "rule": {
                     "priority": 1000,
                     "text": "1000: from 10.0.1.5 lookup 101",
                     "table": 101,
-                    "basis": "test"
+                    "basis": "test",
+                    "family": 2,
+                    "from": "10.0.1.5/32",
+                    "to": null,
+                    "iif": null,
+                    "oif": null,
+                    "tos": 0,
+                    "fwmark": 0,
+                    "fwmask": 0,
+                    "action": "lookup",
+                    "gotoTarget": 0,
+                    "invert": false,
+                    "suppressPrefixLength": -1,
+                    "unevaluated": []
                   },
                   "unboundSource": "10.0.0.5",
                   "netdev": {
