@@ -1,0 +1,102 @@
+#!/bin/bash
+# jperf RDMA lab: PID 1 inside a guest after switch_root (started by lab/guest/init).
+# Root = overlay(host "/" read-only over 9p + tmpfs), so this runs the host's own bash, iproute2,
+# rdma-core, perftest and JDK. Steps: mounts -> network + rxe (net-setup.sh) -> barrier with the
+# other guest (--vms 2) -> run the user's script (output to the results share) -> status file -> poweroff.
+# Console (ttyS0) output of this script lands in <results>/console-<host>.log on the host.
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root TERM=dumb LANG=C.UTF-8
+SHARE=/run/jperf-lab-share
+LABDIR=$SHARE/.lab
+LAB_HOST=A
+up() { local u; read -r u _ < /proc/uptime; echo "$u"; }
+log() { echo "[lab-stage2 $LAB_HOST $(up)s] $*"; }
+
+finish() { # finish RC [MESSAGE]: record the status for the host, then power off (never returns)
+  [ -n "${2:-}" ] && { log "$2"; echo "$2" > "$LABDIR/error-$LAB_HOST"; }
+  echo "$1" > "$LABDIR/status-$LAB_HOST.tmp" && mv -f "$LABDIR/status-$LAB_HOST.tmp" "$LABDIR/status-$LAB_HOST"
+  echo "up=$(up)" >> "$LABDIR/timing-$LAB_HOST"
+  log "script status $1, powering off"
+  echo "@@JPERF-LAB-STATUS $LAB_HOST $1@@"
+  sync
+  /bin/busybox poweroff -f
+  sleep 30
+}
+
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+mkdir -p /dev/pts /dev/shm
+mount -t devpts devpts /dev/pts
+mount -t tmpfs -o mode=1777 tmpfs /dev/shm
+mount -t cgroup2 none /sys/fs/cgroup 2>/dev/null
+[ -e /dev/fd ] || ln -sf /proc/self/fd /dev/fd
+ln -sf fd/0 /dev/stdin; ln -sf fd/1 /dev/stdout; ln -sf fd/2 /dev/stderr
+echo 0 > /proc/sys/kernel/printk_ratelimit 2>/dev/null
+read -r cmdline < /proc/cmdline
+for w in $cmdline; do case $w in lab.host=*) LAB_HOST=${w#lab.host=} ;; esac; done
+
+# shellcheck disable=SC1091
+. "$LABDIR/lab.env" || finish 125 "cannot read $LABDIR/lab.env"
+log "userland up, kernel $(uname -r), scenario $LAB_SCENARIO, vms $LAB_VMS"
+echo "userland=$(up)" > "$LABDIR/timing-$LAB_HOST"
+# the results folder at the same path as on the host
+mkdir -p "$LAB_RESULTS" && mount --bind "$SHARE" "$LAB_RESULTS" || finish 125 "cannot bind results share to $LAB_RESULTS"
+# modprobe / request_module (e.g. crc32 for rdma link add): the guest kernel's own module tree
+[ -d "$LAB_MODULES" ] && mkdir -p /lib/modules && mount --bind "$LAB_MODULES" /lib/modules || log "WARNING: guest module tree $LAB_MODULES not bound"
+hostname "lab-${LAB_HOST,,}"
+ip link set lo up
+
+. "$LAB_REPO/lab/guest/lib.sh" || finish 125 "cannot source lib.sh"
+. "$LAB_REPO/lab/guest/net-setup.sh" || finish 125 "cannot source net-setup.sh"
+LAB_PEER_HOST=A; [ "$LAB_VMS" = 2 ] && { [ "$LAB_HOST" = A ] && LAB_PEER_HOST=B || LAB_PEER_HOST=A; }
+LAB_SYNC=$LAB_RESULTS/.lab/sync
+mkdir -p "$LAB_SYNC"
+lab_scenario_check "$LAB_VMS" "$LAB_SCENARIO" || finish 125 "scenario $LAB_SCENARIO not supported with --vms $LAB_VMS"
+if [ "$LAB_VMS" = 2 ]; then lab_net_setup_2vm; else lab_net_setup_1vm; fi || {
+  lab_net_snapshot "$LAB_RESULTS/net-$LAB_HOST.txt"; finish 125 "network/rxe setup failed (see net-$LAB_HOST.txt)"; }
+lab_net_snapshot "$LAB_RESULTS/net-$LAB_HOST.txt"
+echo "netready=$(up)" >> "$LABDIR/timing-$LAB_HOST"
+log "network + rxe ready"
+
+VARS=(LAB_HOST LAB_PEER_HOST LAB_VMS LAB_SCENARIO LAB_RESULTS LAB_REPO LAB_SYNC LAB_RAILS)
+for r in 0 1; do
+  for v in DEV NETDEV IP GID_INDEX; do VARS+=("LAB_${v}_RAIL$r"); done
+  for v in PEER_DEV PEER_NETDEV PEER_IP; do VARS+=("LAB_${v}_RAIL$r"); done
+done
+[ "$LAB_VMS" = 1 ] && VARS+=(LAB_PEER_GID_INDEX_RAIL0)
+write_env() { local v; for v in "$@"; do [ -n "${!v+x}" ] && printf '%s=%q\n' "$v" "${!v}"; done; }
+write_env "${VARS[@]}" > "$LABDIR/local-$LAB_HOST.env"
+if [ "$LAB_VMS" = 2 ]; then
+  lab_barrier netready 900 || finish 126 "peer $LAB_PEER_HOST never finished its setup"
+  for r in 0 1; do # the peer's GID indexes, from its own env file
+    printf -v "LAB_PEER_GID_INDEX_RAIL$r" '%s' "$(. "$LABDIR/local-$LAB_PEER_HOST.env"; v=LAB_GID_INDEX_RAIL$r; echo "${!v:-}")"
+    VARS+=("LAB_PEER_GID_INDEX_RAIL$r")
+  done
+fi
+JAVA_HOME=${LAB_JAVA_HOME:-}
+[ -x "$JAVA_HOME/bin/java" ] && PATH=$JAVA_HOME/bin:$PATH || unset JAVA_HOME
+VARS+=(JAVA_HOME PATH)
+write_env "${VARS[@]}" > "$LABDIR/env-$LAB_HOST"
+for v in "${VARS[@]}"; do [ -n "${!v+x}" ] && export "${v?}"; done
+cd "$LAB_CWD" 2>/dev/null || cd "$LAB_REPO" || cd /
+
+if [ "$LAB_MODE" = shell ]; then
+  if [ "$LAB_HOST" = A ]; then
+    echo "jperf lab guest $LAB_HOST ready: env in $LAB_RESULTS/.lab/env-$LAB_HOST (already exported); 'exit' powers off."
+    setsid -c /bin/bash -i < /dev/ttyS0 > /dev/ttyS0 2>&1
+    rc=$?; : > "$LAB_SYNC/A.shell-done"
+  else
+    while [ ! -e "$LAB_SYNC/A.shell-done" ]; do sleep 1; done; rc=0
+  fi
+  finish "$rc"
+fi
+
+mapfile -d '' -t ARGS < "$LABDIR/args" 2>/dev/null || ARGS=()
+OUT=$LABDIR/out-$LAB_HOST.log
+log "running $LAB_SCRIPT ${ARGS[*]}"
+: > "$LABDIR/started-$LAB_HOST"
+echo "script=$(up)" >> "$LABDIR/timing-$LAB_HOST"
+if [ -x "$LAB_SCRIPT" ]; then "$LAB_SCRIPT" "${ARGS[@]}"; else bash "$LAB_SCRIPT" "${ARGS[@]}"; fi >> "$OUT" 2>&1 < /dev/null
+rc=$?
+echo "scriptend=$(up)" >> "$LABDIR/timing-$LAB_HOST"
+finish "$rc"
