@@ -13,6 +13,9 @@ public final class ExitCodes {
     /** A verbs or RDMA CM call failed; the message names it, its errno and a hint. */
     public static final int RDMA_ERROR = 4;
 
+    /** A bug: an exception nobody expected (printed with its stack trace). */
+    public static final int INTERNAL = 70;
+
     private ExitCodes() {
     }
 }

@@ -20,7 +20,7 @@ final class FailureHandler implements IExecutionExceptionHandler {
     public int handleExecutionException(Exception ex, CommandLine cl, ParseResult parseResult) {
         PrintWriter err = cl.getErr();
         int code = exitCode(ex);
-        if (code == CommandLine.ExitCode.SOFTWARE) {
+        if (code == ExitCodes.INTERNAL) {
             err.println("jperf: internal error (please report it): " + ex);
             ex.printStackTrace(err);
         } else {
@@ -47,7 +47,7 @@ final class FailureHandler implements IExecutionExceptionHandler {
             case UsageException e -> ExitCodes.USAGE;
             case java.io.UncheckedIOException e -> ExitCodes.TEST_FAILED;
             case TestFailedException e -> ExitCodes.TEST_FAILED;
-            default -> CommandLine.ExitCode.SOFTWARE;
+            default -> ExitCodes.INTERNAL;
         };
     }
 }

@@ -18,7 +18,8 @@ import picocli.CommandLine.Spec;
             "1:the test ran but failed (completion errors, peer went away, mismatch with the peer)",
             "2:invalid options; nothing was touched",
             "3:no usable RDMA here (libraries missing, kernel without RDMA, no such device or port)",
-            "4:a verbs or RDMA CM call failed (the message names the call, errno and a hint)"})
+            "4:a verbs or RDMA CM call failed (the message names the call, errno and a hint)",
+            "70:internal error (a bug; printed with its stack trace)"})
 public final class JperfCommand implements Runnable {
     @Spec
     CommandSpec spec;

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Runs jperf's test tiers: unit + native (Maven, JDK 25), the JMH data-path gate, then the lab tier on real soft-RoCE
+# devices in QEMU guests (lab/rdma-lab installs what it needs; see lab/README.md).
+# JPERF_SKIP_LAB=1 runs only the first two tiers.
+set -euo pipefail
+cd "$(dirname "$0")"
+export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
+export PATH="$JAVA_HOME/bin:$PATH"
+
+t0=$(date +%s)
+mvn -B -ntp verify
+t1=$(date +%s)
+echo "test.sh: unit + native tiers passed in $(( t1 - t0 ))s"
+
+# The data-path regression gate: JMH, Java vs the same loop in C on the stub provider.
+bench/ci-gate.sh
+t1=$(date +%s)
+
+if [ "${JPERF_SKIP_LAB:-0}" = 1 ]; then
+    echo "test.sh: lab tier skipped: JPERF_SKIP_LAB=1"
+    exit 0
+fi
+lab/rdma-lab setup
+lab/rdma-lab test
+echo "test.sh: lab tier passed in $(( $(date +%s) - t1 ))s"
