@@ -30,10 +30,6 @@ final class WriteTestCommand {
         if (common.peerDevice != null && !options.loopback()) {
             throw new UsageException("--peer-dev goes with --loopback");
         }
-        if (options.rdmaCm()) {
-            throw new UsageException("-R/--rdma_cm is not available in this version of jperf yet; connect without -R"
-                    + " (jperf exchanges QP information over TCP, like perftest without -R)");
-        }
         if (common.timeoutSeconds != null && common.timeoutSeconds < 1) {
             throw new UsageException("--timeout must be at least 1 second (got " + common.timeoutSeconds + ")");
         }

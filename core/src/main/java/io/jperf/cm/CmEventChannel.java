@@ -1,6 +1,8 @@
 package io.jperf.cm;
 
 import io.jperf.ffi.ErrnoCalls;
+import io.jperf.ffi.Libc;
+import io.jperf.ffi.LibcException;
 import io.jperf.ffi.RdmaLibraries;
 import io.jperf.ffi.generated.rdma_cm_event;
 import io.jperf.ffi.generated.rdma_conn_param;
@@ -40,6 +42,7 @@ import java.util.Optional;
  */
 public final class CmEventChannel extends NativeResource {
 
+    private static final int EINTR = 4;
     private static final int EAGAIN = 11;
 
     private final MemorySegment handle;
@@ -78,10 +81,10 @@ public final class CmEventChannel extends NativeResource {
             }
             int fd = rdma_event_channel.fd(ch.reinterpret(rdma_event_channel.sizeof()));
             try {
-                Fds.setNonBlocking(fd);
-            } catch (Fds.FdException e) {
+                Libc.setNonBlocking(fd);
+            } catch (LibcException e) {
                 rdma_h.rdma_destroy_event_channel(ch);
-                throw RdmaException.of(e.call, e.errno, "the RDMA CM channel fd could not be made non-blocking");
+                throw RdmaException.of(e.call(), e.errno(), "the RDMA CM channel fd could not be made non-blocking");
             }
             return new CmEventChannel(ch, fd);
         }
@@ -184,21 +187,21 @@ public final class CmEventChannel extends NativeResource {
                 long leftMs = Math.max(0, (deadline - System.nanoTime()) / 1_000_000L);
                 int revents;
                 try {
-                    revents = Fds.pollIn(fd, leftMs);
-                } catch (Fds.FdException e) {
-                    throw RdmaException.of(e.call + " on the RDMA CM channel", e.errno);
+                    revents = Libc.pollIn(fd, leftMs);
+                } catch (LibcException e) {
+                    throw RdmaException.of(e.call() + " on the RDMA CM channel", e.errno());
                 }
                 if (revents == 0) {
                     return Optional.empty();
                 }
-                if ((revents & Fds.POLLNVAL) != 0) {
+                if ((revents & Libc.POLLNVAL) != 0) {
                     throw new IllegalStateException("the RDMA CM channel fd " + fd + " is not open (POLLNVAL)");
                 }
                 if (ErrnoCalls.rdma_get_cm_event(state, handle, out) == 0) {
                     return Optional.of(copyAndAck(out.get(ValueLayout.ADDRESS, 0)));
                 }
                 int errno = ErrnoCalls.errno(state);
-                if (errno != EAGAIN && errno != Fds.EINTR) {
+                if (errno != EAGAIN && errno != EINTR) {
                     throw RdmaException.of("rdma_get_cm_event", errno);
                 }
                 if (System.nanoTime() - deadline >= 0) {

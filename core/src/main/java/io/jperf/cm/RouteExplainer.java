@@ -3,17 +3,14 @@ package io.jperf.cm;
 import io.jperf.path.NetworkView;
 import io.jperf.path.PolicyRule;
 import io.jperf.path.Route;
-import io.jperf.path.RouteType;
-import io.jperf.path.RuleAction;
+import io.jperf.path.RuleMatch;
+import io.jperf.path.RuleMatcher;
 import io.jperf.path.Rtnetlink;
 
 import java.io.IOException;
-import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
-import java.util.Comparator;
-import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -28,9 +25,6 @@ import java.util.function.Function;
  * {@link NetworkView} is as thread-safe as that view.
  */
 public final class RouteExplainer {
-
-    private static final long MAIN_TABLE = 254;
-    private static final long LOCAL_TABLE = 255;
 
     /** The netdev that has an address: name and index. */
     record Netdev(String name, int ifindex) {
@@ -78,37 +72,13 @@ public final class RouteExplainer {
         Optional<PolicyRule> rule = Optional.empty();
         if (route.isPresent()) {
             try {
-                rule = ruleFor(view.rules(destination instanceof Inet4Address ? 2 : 10), route.get());
+                rule = RuleMatcher.match(view, route.get()).match().map(RuleMatch::rule);
             } catch (IOException | RuntimeException e) {
                 // the route stands without its rule
             }
         }
         return new RouteReport(Optional.ofNullable(source), destination, route, error, rule,
                 dev.map(Netdev::name), dev.map(Netdev::ifindex).orElse(0));
-    }
-
-    /**
-     * The first rule by priority whose from/to selectors match the output lookup and whose table is
-     * the one the kernel answered from. A simplified walk (no goto, no suppress_prefixlength, rules
-     * with iif other than {@code lo}, oif, fwmark or unevaluated selectors are skipped); the full
-     * walk is {@code io.jperf.path}'s package-private RuleMatcher.
-     */
-    static Optional<PolicyRule> ruleFor(List<PolicyRule> rules, Route route) {
-        if (route.table() == 0) {
-            return Optional.empty();
-        }
-        InetAddress src = route.source().orElse(null);
-        boolean localRoute = route.type() == RouteType.LOCAL || route.type() == RouteType.BROADCAST;
-        return rules.stream()
-                .sorted(Comparator.comparingLong(PolicyRule::priority))
-                .filter(r -> r.action() == RuleAction.TO_TABLE && !r.invert() && r.unevaluated().isEmpty())
-                .filter(r -> r.iifName().map("lo"::equals).orElse(true) && r.oifName().isEmpty()
-                        && r.fwmark() == 0 && r.tos() == 0)
-                .filter(r -> r.from().map(p -> src == null ? p.length() == 0 : p.contains(src)).orElse(true))
-                .filter(r -> r.to().map(p -> p.contains(route.destination())).orElse(true))
-                .filter(r -> r.table() == route.table()
-                        || (r.table() == LOCAL_TABLE && route.table() == MAIN_TABLE && localRoute))
-                .findFirst();
     }
 
     static Optional<Netdev> netdevOfAddress(InetAddress address) {

@@ -1,5 +1,6 @@
 package io.jperf.cm;
 
+import io.jperf.path.Addr;
 import io.jperf.path.PolicyRule;
 import io.jperf.path.Route;
 import io.jperf.path.RouteType;
@@ -63,7 +64,7 @@ public record RouteReport(Optional<InetAddress> source, InetAddress destination,
      * rule 32766 'from all lookup main')}, or {@code the kernel has no route to ... (...)}.
      */
     public String describe() {
-        String pair = Addresses.text(destination) + source.map(s -> " from " + Addresses.text(s)).orElse("");
+        String pair = Addr.text(destination) + source.map(s -> " from " + Addr.text(s)).orElse("");
         if (route.isEmpty()) {
             return "the kernel has no route to " + pair + lookupError.map(e -> " (" + e + ")").orElse("");
         }
@@ -73,13 +74,13 @@ public record RouteReport(Optional<InetAddress> source, InetAddress destination,
             sb.append(" as ").append(r.type().label());
         }
         sb.append(" via ");
-        r.gateway().ifPresent(g -> sb.append(Addresses.text(g)).append(" dev "));
+        r.gateway().ifPresent(g -> sb.append(Addr.text(g)).append(" dev "));
         sb.append(r.egressLabel());
         sb.append(" (table ").append(r.tableName());
         rule.ifPresent(p -> sb.append(", rule ").append(p.priority()).append(" '").append(ruleText(p)).append('\''));
         sb.append(')');
         if (source.isEmpty()) {
-            r.preferredSource().ifPresent(s -> sb.append(", source ").append(Addresses.text(s)));
+            r.preferredSource().ifPresent(s -> sb.append(", source ").append(Addr.text(s)));
         }
         return sb.toString();
     }
@@ -90,8 +91,8 @@ public record RouteReport(Optional<InetAddress> source, InetAddress destination,
      * empty when the path looks consistent.
      */
     public Optional<String> problem() {
-        String src = source.map(Addresses::text).orElse(null);
-        String dst = Addresses.text(destination);
+        String src = source.map(Addr::text).orElse(null);
+        String dst = Addr.text(destination);
         int table = sourceIfindex > 0 ? 100 + sourceIfindex : 100;
         String dev = sourceNetdev.orElse("<netdev of " + (src == null ? "the source" : src) + ">");
         if (route.isEmpty() || (route.get().type() != RouteType.UNICAST && route.get().type() != RouteType.LOCAL)) {

@@ -1,5 +1,7 @@
 package io.jperf.cm;
 
+import io.jperf.path.Addr;
+
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SegmentAllocator;
 import java.lang.foreign.ValueLayout;
@@ -101,7 +103,7 @@ final class SockAddrs {
         if (a == null) {
             return "*";
         }
-        String ip = a.getAddress() == null ? a.getHostString() : Addresses.text(a.getAddress());
+        String ip = a.getAddress() == null ? a.getHostString() : Addr.text(a.getAddress());
         boolean v6 = a.getAddress() instanceof Inet6Address;
         if (a.getPort() == 0) {
             return ip;

@@ -56,59 +56,113 @@ final class Endpoint implements AutoCloseable {
     private final Optional<GidEntry> gid;
     private final int inlineSize;
     private final long sliceSize;
+    private final ProtectionDomain pd;
     private final MemoryRegion mr;
     private final CompletionQueue cq;
-    private final List<QueuePair> qps;
+    private final List<QueuePair> qps = new ArrayList<>();
     private final int[] psns;
 
     private Endpoint(TestOptions options, Context ctx, PortInfo port, Optional<GidEntry> gid, int inlineSize,
-                     long sliceSize, MemoryRegion mr, CompletionQueue cq, List<QueuePair> qps, int[] psns) {
+                     long sliceSize, ProtectionDomain pd, MemoryRegion mr, CompletionQueue cq, int[] psns) {
         this.options = options;
         this.ctx = ctx;
         this.port = port;
         this.gid = gid;
         this.inlineSize = inlineSize;
         this.sliceSize = sliceSize;
+        this.pd = pd;
         this.mr = mr;
         this.cq = cq;
-        this.qps = qps;
         this.psns = psns;
     }
 
+    /** Opens the device named by the options, creates every object and moves the QPs to INIT. */
     static Endpoint open(TestOptions options) {
         Context ctx = Rdma.open(options.device());
         try {
-            PortInfo port = ctx.queryPort(options.ibPort());
-            if (port.state() != PortState.ACTIVE) {
-                throw new RdmaUnavailableException("port " + options.ibPort() + " of " + ctx.deviceName() + " is "
-                        + port.state() + ", not ACTIVE: check the link (`ip link` for the RoCE netdev, cable, switch"
-                        + " port) and `jperf devices -d " + ctx.deviceName() + "`");
-            }
-            Optional<GidEntry> gid = chooseGid(options, ctx.deviceName(), port);
-            int inline = inlineSize(options, ctx);
-            long slice = alignUp(Math.max(options.maxMessageSize(), PAGE), PAGE);
-            int numQps = options.numQps();
-            ProtectionDomain pd = ctx.allocateProtectionDomain();
-            MemoryRegion mr = pd.allocateAndRegister(slice * 2 * numQps, PAGE,
-                    EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE, Access.REMOTE_READ));
-            int sendDepth = options.kind() == TestKind.WRITE_BW ? options.txDepth() : 1;
-            CompletionQueue cq = ctx.createCompletionQueue(Math.max(16, sendDepth * numQps), null);
-            QpType type = options.connection() == Connection.UC ? QpType.UC : QpType.RC;
-            List<QueuePair> qps = new ArrayList<>(numQps);
-            int[] psns = new int[numQps];
-            Set<Access> remote = type == QpType.RC
-                    ? EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE, Access.REMOTE_READ)
-                    : EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE);
-            for (int q = 0; q < numQps; q++) {
-                QueuePair qp = pd.createQueuePair(type, cq, cq, new QpCapabilities(sendDepth, 1, 1, 1, inline));
-                qp.modifyToInit(options.ibPort(), remote);
-                qps.add(qp);
-                psns[q] = PSN_SOURCE.nextInt() & 0xffffff;
-            }
-            return new Endpoint(options, ctx, port, gid, inline, slice, mr, cq, List.copyOf(qps), psns);
+            PortInfo port = activePort(ctx, options.ibPort());
+            Endpoint endpoint = create(options, ctx, port, chooseGid(options, ctx.deviceName(), port));
+            endpoint.createQueuePairs();
+            return endpoint;
         } catch (RuntimeException e) {
             ctx.close();
             throw e;
+        }
+    }
+
+    /**
+     * Builds the buffers and CQ on a device context RDMA CM resolved to (borrowed: the CM owns the
+     * device), for QPs the CM will create and connect ({@link #adoptQueuePairs}).
+     *
+     * @param sgid the source GID the CM resolved, to find its entry in the port's GID table
+     */
+    static Endpoint forRdmaCm(TestOptions options, Context ctx, int portNumber, Gid sgid) {
+        PortInfo port = activePort(ctx, portNumber);
+        Optional<GidEntry> gid = port.gids().stream().filter(g -> g.gid().equals(sgid)).findFirst();
+        return create(options, ctx, port, gid);
+    }
+
+    private static PortInfo activePort(Context ctx, int portNumber) {
+        PortInfo port = ctx.queryPort(portNumber);
+        if (port.state() != PortState.ACTIVE) {
+            throw new RdmaUnavailableException("port " + portNumber + " of " + ctx.deviceName() + " is "
+                    + port.state() + ", not ACTIVE: check the link (`ip link` for the RoCE netdev, cable, switch"
+                    + " port) and `jperf devices -d " + ctx.deviceName() + "`");
+        }
+        return port;
+    }
+
+    private static Endpoint create(TestOptions options, Context ctx, PortInfo port, Optional<GidEntry> gid) {
+        int inline = inlineSize(options, ctx);
+        long slice = alignUp(Math.max(options.maxMessageSize(), PAGE), PAGE);
+        int numQps = options.numQps();
+        ProtectionDomain pd = ctx.allocateProtectionDomain();
+        MemoryRegion mr = pd.allocateAndRegister(slice * 2 * numQps, PAGE,
+                EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE, Access.REMOTE_READ));
+        CompletionQueue cq = ctx.createCompletionQueue(Math.max(16, sendDepth(options) * numQps), null);
+        int[] psns = new int[numQps];
+        for (int q = 0; q < numQps; q++) {
+            psns[q] = PSN_SOURCE.nextInt() & 0xffffff;
+        }
+        return new Endpoint(options, ctx, port, gid, inline, slice, pd, mr, cq, psns);
+    }
+
+    private static int sendDepth(TestOptions options) {
+        return options.kind() == TestKind.WRITE_BW ? options.txDepth() : 1;
+    }
+
+    private QpType qpType() {
+        return options.connection() == Connection.UC ? QpType.UC : QpType.RC;
+    }
+
+    /** The QP sizes this test needs (the CM creates its QPs with these too). */
+    QpCapabilities capabilities() {
+        return new QpCapabilities(sendDepth(options), 1, 1, 1, inlineSize);
+    }
+
+    ProtectionDomain protectionDomain() {
+        return pd;
+    }
+
+    private void createQueuePairs() {
+        Set<Access> remote = qpType() == QpType.RC
+                ? EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE, Access.REMOTE_READ)
+                : EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE);
+        for (int q = 0; q < options.numQps(); q++) {
+            QueuePair qp = pd.createQueuePair(qpType(), cq, cq, capabilities());
+            qp.modifyToInit(options.ibPort(), remote);
+            qps.add(qp);
+        }
+    }
+
+    /** Takes the QPs RDMA CM created on this endpoint's PD and connected (RTS). */
+    void adoptQueuePairs(List<QueuePair> connected) {
+        if (!qps.isEmpty() || connected.size() != options.numQps()) {
+            throw new IllegalStateException("expected " + options.numQps() + " connected QPs, got " + connected.size());
+        }
+        qps.addAll(connected);
+        for (int q = 0; q < connected.size(); q++) {
+            psns[q] = 0;
         }
     }
 
@@ -227,7 +281,7 @@ final class Endpoint implements AutoCloseable {
     }
 
     List<QueuePair> qps() {
-        return qps;
+        return List.copyOf(qps);
     }
 
     @Override

@@ -32,7 +32,8 @@ final class TestSession {
     private static final String PARAM_PREFIX = "param.";
 
     private final TestOptions options;
-    private final Endpoint endpoint;
+    private final CmLink cm;
+    private Endpoint endpoint;
     private final ControlChannel channel;
     private final TestListener listener;
     private final Duration timeout;
@@ -40,9 +41,14 @@ final class TestSession {
     private final boolean qosExpected;
     private final List<String> warnings = new ArrayList<>();
 
-    TestSession(TestOptions options, Endpoint endpoint, ControlChannel channel, TestListener listener, Duration timeout,
-                Duration settleDelay, boolean qosExpected) {
+    /**
+     * @param endpoint the connected-to-be endpoint (TCP exchange), or null with {@code cm}
+     * @param cm       the RDMA CM link that creates the endpoint ({@code -R}), or null
+     */
+    TestSession(TestOptions options, Endpoint endpoint, CmLink cm, ControlChannel channel, TestListener listener,
+                Duration timeout, Duration settleDelay, boolean qosExpected) {
         this.qosExpected = qosExpected;
+        this.cm = cm;
         this.options = options;
         this.endpoint = endpoint;
         this.channel = channel;
@@ -54,8 +60,10 @@ final class TestSession {
     WriteTestResult run() throws IOException {
         try (PerftestHandshake handshake = new PerftestHandshake(channel, options, settleDelay)) {
             channel.setReadTimeout(timeout);
-            Mtu localMtu = endpoint.localMtu();
-            if (localMtu.bytes() > endpoint.port().activeMtu().bytes()) {
+            Mtu localMtu = cm != null
+                    ? (options.mtu() != null ? Mtu.fromBytes(options.mtu()) : Mtu.MTU_4096)
+                    : endpoint.localMtu();
+            if (cm == null && localMtu.bytes() > endpoint.port().activeMtu().bytes()) {
                 warn("-m " + localMtu.bytes() + " is above the port's active MTU " + endpoint.port().activeMtu().bytes()
                         + " (on RoCE it follows the netdev MTU); the QP may refuse it");
             }
@@ -64,12 +72,23 @@ final class TestSession {
             boolean jperfPeer = preamble.remoteVersion().isJperf();
             if (jperfPeer) {
                 checkParameters(JperfExtension.exchange(channel, extensionFields(), "jperf parameter exchange"));
+            } else if (cm != null) {
+                throw new TestFailedException("-R needs jperf at both ends, but the peer is perftest " + peerVersion
+                        + ": perftest's -R runs its control exchange over an RDMA CM QP in a binary format that"
+                        + " changes between versions; run both ends without -R, or jperf on both ends");
             }
             Mtu pathMtu = Mtu.fromNative(preamble.ibvMtu());
+            if (cm != null) {
+                endpoint = cm.establish(timeout, warnings);
+                warnings.forEach(listener::warning);
+                pathMtu = pathMtu.min(endpoint.port().activeMtu());
+            }
             List<KeyMessage> localKeys = endpoint.localKeys();
             List<KeyMessage> remoteKeys = handshake.exchangeQpKeys(localKeys);
-            checkGids(remoteKeys);
-            endpoint.connect(remoteKeys, pathMtu);
+            if (cm == null) {
+                checkGids(remoteKeys);
+                endpoint.connect(remoteKeys, pathMtu);
+            }
             remoteKeys = handshake.confirmQpKeys(localKeys);
             Optional<PathReport> path = PathStage.run(endpoint, remoteKeys.getFirst(), options.trafficClass(), jperfPeer,
                     channel, qosExpected);
@@ -94,7 +113,7 @@ final class TestSession {
                 throw withVerdicts(e, path);
             }
             return new WriteTestResult(options, header, local, remote, peerVersion, outcome.bandwidth(),
-                    outcome.latency(), path, warnings);
+                    outcome.latency(), path, cm != null ? cm.paths() : List.of(), warnings);
         }
     }
 

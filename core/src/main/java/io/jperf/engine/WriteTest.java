@@ -90,6 +90,9 @@ public final class WriteTest {
             throw new IllegalStateException("a loopback test has two ends: use runLoopback");
         }
         try {
+            if (options.rdmaCm()) {
+                return runWithRdmaCm();
+            }
             if (options.isServer()) {
                 // listen before touching the device, so a client started right after us finds the port open
                 try (ControlListener listening = ControlChannel.listen(options.port(), bindAddress());
@@ -105,14 +108,35 @@ public final class WriteTest {
         }
     }
 
+    /** -R: the TCP control exchange as usual, the test QPs connected by RDMA CM on the same port number. */
+    private WriteTestResult runWithRdmaCm() throws IOException {
+        if (options.isServer()) {
+            try (CmLink cm = CmLink.listen(options);
+                 ControlListener listening = ControlChannel.listen(options.port(), bindAddress())) {
+                ControlChannel channel = listening.accept(timeout);
+                return new TestSession(options, null, cm, channel, listener, timeout, settleDelay, qosExpected).run();
+            }
+        }
+        try (CmLink cm = CmLink.client(options)) {
+            ControlChannel channel;
+            try {
+                channel = ControlChannel.connect(options.serverHost(), options.port(), bindAddress(), timeout);
+            } catch (IOException e) {
+                throw new TestFailedException(e.getMessage() + " (with -R jperf still exchanges test parameters over"
+                        + " TCP on the same port: the server must be jperf with -R too)", e);
+            }
+            return new TestSession(options, null, cm, channel, listener, timeout, settleDelay, qosExpected).run();
+        }
+    }
+
     private WriteTestResult connect(Endpoint endpoint) throws IOException {
         ControlChannel channel = ControlChannel.connect(options.serverHost(), options.port(), bindAddress(), timeout);
-        return new TestSession(options, endpoint, channel, listener, timeout, settleDelay, qosExpected).run();
+        return new TestSession(options, endpoint, null, channel, listener, timeout, settleDelay, qosExpected).run();
     }
 
     private WriteTestResult serve(Endpoint endpoint, ControlListener listening) throws IOException {
         ControlChannel channel = listening.accept(timeout);
-        return new TestSession(options, endpoint, channel, listener, timeout, settleDelay, qosExpected).run();
+        return new TestSession(options, endpoint, null, channel, listener, timeout, settleDelay, qosExpected).run();
     }
 
     /**
@@ -124,6 +148,9 @@ public final class WriteTest {
     public WriteTestResult runLoopback(String serverDevice) {
         TestOptions serverOptions = options.toBuilder().loopback(false)
                 .device(serverDevice != null ? serverDevice : options.device()).build();
+        if (options.rdmaCm()) {
+            return runLoopbackWithRdmaCm(serverOptions);
+        }
         try (ControlListener listening = ControlChannel.listen(0, InetAddress.getLoopbackAddress())) {
             TestOptions clientOptions = options.toBuilder().loopback(false)
                     .serverHost(InetAddress.getLoopbackAddress().getHostAddress()).port(listening.localPort()).build();
@@ -155,6 +182,40 @@ public final class WriteTest {
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /** -R in one process: RDMA CM needs the server's RDMA address, so both ends meet on its GID's IP. */
+    private WriteTestResult runLoopbackWithRdmaCm(TestOptions serverOptions) {
+        String serverIp;
+        try (io.jperf.verbs.Context ctx = io.jperf.verbs.Rdma.open(serverOptions.device())) {
+            serverIp = io.jperf.verbs.GidSelection.perftestDefault(ctx.queryPort(serverOptions.ibPort()))
+                    .flatMap(io.jperf.verbs.GidEntry::ipAddress).map(InetAddress::getHostAddress)
+                    .orElseThrow(() -> new io.jperf.verbs.RdmaUnavailableException("-R --loopback needs an IP address"
+                            + " on the server device's netdev (RDMA CM resolves routes between IP addresses)"));
+        }
+        TestOptions clientOptions = options.toBuilder().loopback(false).serverHost(serverIp).build();
+        ExecutorService executor = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "jperf-loopback-server");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            WriteTest server = new WriteTest(serverOptions, timeout, TestListener.NONE, settleDelay, qosExpected);
+            Future<WriteTestResult> serverRun = executor.submit(server::run);
+            WriteTestResult clientResult;
+            try {
+                clientResult = new WriteTest(clientOptions, timeout, listener, settleDelay, qosExpected).run();
+            } catch (RuntimeException e) {
+                serverFailure(serverRun).ifPresent(e::addSuppressed);
+                throw e;
+            }
+            serverFailure(serverRun).ifPresent(f -> {
+                throw new TestFailedException("the loopback server failed: " + f.getMessage(), f);
+            });
+            return clientResult;
+        } finally {
+            executor.shutdownNow();
         }
     }
 

@@ -1,5 +1,6 @@
 package io.jperf.engine;
 
+import io.jperf.cm.CmPath;
 import io.jperf.options.TestOptions;
 import io.jperf.report.JsonReport;
 import io.jperf.result.BandwidthResult;
@@ -24,11 +25,13 @@ import io.jperf.path.PathJson;
  * @param bandwidth   bandwidth results by message size (empty for latency tests)
  * @param latency     latency results by message size (empty for bandwidth tests)
  * @param path        the Linux path both ends ran on and its verdicts; empty without a GID (InfiniBand)
+ * @param rdmaCm      with -R, what RDMA CM resolved for each connection (device, port, addresses, GIDs, route)
  * @param warnings    what the user should know that did not stop the test
  */
 public record WriteTestResult(TestOptions options, TestHeader header, List<EndpointInfo> local,
                               List<EndpointInfo> remote, String peerVersion, List<BandwidthResult> bandwidth,
-                              List<LatencyResult> latency, Optional<PathReport> path, List<String> warnings) {
+                              List<LatencyResult> latency, Optional<PathReport> path, List<CmPath> rdmaCm,
+                              List<String> warnings) {
     /** The result as one JSON document (the same data, see {@link JsonReport}). */
     public String toJson() {
         JsonReport.Builder json = JsonReport.builder(options, header).local(local).remote(remote);
@@ -47,6 +50,20 @@ public record WriteTestResult(TestOptions options, TestHeader header, List<Endpo
             PathJson.writeVerdicts(w.name("verdicts"), p.verdicts());
             w.endObject();
         }));
+        if (!rdmaCm.isEmpty()) {
+            json.section("rdma_cm", w -> {
+                w.beginArray();
+                for (CmPath p : rdmaCm) {
+                    w.beginObject().field("device", p.device()).field("port", p.port())
+                            .field("source", p.source().map(Object::toString).orElse(null))
+                            .field("destination", p.destination().map(Object::toString).orElse(null))
+                            .field("sgid", p.sgid().toString()).field("dgid", p.dgid().toString())
+                            .field("route", p.route().describe()).field("route_consistent", p.route().consistent())
+                            .endObject();
+                }
+                w.endArray();
+            });
+        }
         json.section("warnings", w -> {
             w.beginArray();
             warnings.forEach(w::value);
@@ -59,6 +76,7 @@ public record WriteTestResult(TestOptions options, TestHeader header, List<Endpo
         local = List.copyOf(local);
         remote = List.copyOf(remote);
         bandwidth = List.copyOf(bandwidth);
+        rdmaCm = List.copyOf(rdmaCm);
         latency = List.copyOf(latency);
         warnings = List.copyOf(warnings);
     }

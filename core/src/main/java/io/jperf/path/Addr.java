@@ -3,12 +3,25 @@ package io.jperf.path;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 
-/** Address text as {@code ip} prints it: dotted IPv4, RFC 5952 compressed IPv6 ({@code fd00::1}). */
-final class Addr {
+/**
+ * Address text as {@code ip} prints it: dotted IPv4, RFC 5952 compressed IPv6 ({@code fd00::1}).
+ * Public so that other packages ({@code io.jperf.cm}) print addresses the same way. Stateless and
+ * thread-safe.
+ */
+public final class Addr {
     private Addr() {
     }
 
-    static String text(InetAddress a) {
+    /**
+     * The text of an address, without scope or host name: {@code 10.0.0.1}, {@code fd00::1},
+     * {@code fe80::1:0:0:2} (the longest run of two or more zero groups, the first if tied, becomes
+     * {@code ::}; hex digits in lower case, no leading zeros).
+     *
+     * @param a the address, not null
+     * @return the address as {@code ip} prints it
+     * @throws NullPointerException if {@code a} is null
+     */
+    public static String text(InetAddress a) {
         if (!(a instanceof Inet6Address)) {
             return a.getHostAddress();
         }

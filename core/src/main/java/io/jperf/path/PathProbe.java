@@ -119,7 +119,7 @@ public final class PathProbe implements AutoCloseable {
         Optional<RuleMatch> rule = Optional.empty();
         if (route.isPresent()) {
             try {
-                RuleMatcher.Outcome outcome = RuleMatcher.match(network.rules(NlCodec.family(destination)), route.get());
+                RuleMatcher.Outcome outcome = RuleMatcher.match(network, route.get());
                 rule = outcome.match();
                 if (rule.isEmpty()) {
                     gaps.add("rule: " + outcome.note());

@@ -1,10 +1,12 @@
 package io.jperf.path;
 
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -26,9 +28,12 @@ import java.util.Optional;
  * <p>Merged tables: while no custom rule was ever added, the kernel keeps the local table inside
  * the main table's trie and reports table 254 (main) even for local routes (e.g. 127.0.0.1). A
  * {@code local}/{@code broadcast} route answered from table 254 is therefore also accepted by a
- * {@code lookup local} rule, and the basis says so. Stateless and thread-safe.
+ * {@code lookup local} rule, and the basis says so.
+ *
+ * <p>Public for the other packages that explain a route (e.g. {@code io.jperf.cm}'s route
+ * explainer), so that there is one rule walk. Stateless and thread-safe.
  */
-final class RuleMatcher {
+public final class RuleMatcher {
 
     private static final String LOOPBACK = "lo";
     private static final long MAIN_TABLE = 254;
@@ -37,11 +42,40 @@ final class RuleMatcher {
     private RuleMatcher() {
     }
 
-    /** The match, or the reason there is none. */
-    record Outcome(Optional<RuleMatch> match, String note) {
+    /**
+     * The match, or the reason there is none.
+     *
+     * @param match the rule and how it was determined, empty when no rule could be determined
+     * @param note  when {@code match} is empty, one sentence on why (for the reader); else empty
+     */
+    public record Outcome(Optional<RuleMatch> match, String note) {
+        public Outcome {
+            Objects.requireNonNull(match, "match");
+            Objects.requireNonNull(note, "note");
+        }
     }
 
-    static Outcome match(List<PolicyRule> rules, Route route) {
+    /**
+     * The rule behind {@code route}, from the policy rules of the route's family as
+     * {@code network} reports them.
+     *
+     * @param network where the rules come from (the same kernel that answered {@code route})
+     * @param route   the kernel's answer to a route query
+     * @throws IOException when the rules cannot be read
+     */
+    public static Outcome match(NetworkView network, Route route) throws IOException {
+        return match(network.rules(NlCodec.family(route.destination())), route);
+    }
+
+    /**
+     * The rule behind {@code route}, by replaying the kernel's rule walk (see the class comment).
+     *
+     * @param rules the policy rules, in any order; rules of the other family are ignored
+     * @param route the kernel's answer to a route query; its {@link Route#table()} must be the
+     *              answering table ({@code RTM_F_LOOKUP_TABLE}), else there is no match
+     * @return the first rule, by priority, that leads to the answering table, or why there is none
+     */
+    public static Outcome match(List<PolicyRule> rules, Route route) {
         if (route.table() == 0) {
             return new Outcome(Optional.empty(), "the kernel did not report the answering table (RTM_F_LOOKUP_TABLE)");
         }

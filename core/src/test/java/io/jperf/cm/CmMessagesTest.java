@@ -1,5 +1,6 @@
 package io.jperf.cm;
 
+import io.jperf.path.Addr;
 import io.jperf.path.LinkInfo;
 import io.jperf.path.NetworkView;
 import io.jperf.path.PolicyRule;
@@ -74,7 +75,7 @@ class CmMessagesTest {
     }
 
     static RouteExplainer explainer(NetworkView view, Map<String, RouteExplainer.Netdev> netdevs) {
-        return new RouteExplainer(view, a -> Optional.ofNullable(netdevs.get(Addresses.text(a))));
+        return new RouteExplainer(view, a -> Optional.ofNullable(netdevs.get(Addr.text(a))));
     }
 
     static final InetSocketAddress SRC = new InetSocketAddress(ip("10.30.0.11"), 0);
@@ -115,6 +116,19 @@ class CmMessagesTest {
                 + " via r1 (table 101, rule 101 'from 10.30.0.11 lookup 101')"), e.getMessage());
         assertTrue(e.getMessage().contains("Hint: the address did not resolve in time: the neighbour (ARP/ND)"),
                 e.getMessage());
+    }
+
+    @Test
+    void theRuleIsFoundByThePathPackagesFullRuleWalk() {
+        // 'not from 10.99.0.0/16 lookup main' matches 10.30.0.11: an inverted rule is not passed over
+        PolicyRule notFrom = new PolicyRule(2, 90, Optional.of(new Prefix(ip("10.99.0.0"), 16)), Optional.empty(),
+                Optional.empty(), Optional.empty(), 0, 0, 0, io.jperf.path.RuleAction.TO_TABLE, 254, 0, true, -1,
+                List.of());
+        List<PolicyRule> rules = List.of(PolicyRule.lookup(2, 0, null, null, 255), notFrom,
+                PolicyRule.lookup(2, 32766, null, null, 254), PolicyRule.lookup(10, 1, null, null, 254));
+        RouteReport report = explainer(view(route("10.30.0.12", "10.30.0.11", 254, "r1", 3), null, rules),
+                Map.of("10.30.0.11", new RouteExplainer.Netdev("r1", 3))).explain(SRC.getAddress(), DST.getAddress());
+        assertEquals(Optional.of(90L), report.rule().map(PolicyRule::priority), "the IPv6 rule is ignored too");
     }
 
     @Test

@@ -88,8 +88,6 @@ class SockAddrsTest {
         assertEquals("10.0.0.1:18515", SockAddrs.text(new InetSocketAddress(InetAddress.getByName("10.0.0.1"), 18515)));
         assertEquals("10.0.0.1", SockAddrs.text(new InetSocketAddress(InetAddress.getByName("10.0.0.1"), 0)));
         assertEquals("[fd00::1]:7", SockAddrs.text(new InetSocketAddress(InetAddress.getByName("fd00:0:0:0:0:0:0:1"), 7)));
-        assertEquals("fe80::1:0:0:2", Addresses.text(InetAddress.getByName("fe80:0:0:0:1:0:0:2")));
-        assertEquals("::", Addresses.text(InetAddress.getByName("::")));
     }
 
     @Test

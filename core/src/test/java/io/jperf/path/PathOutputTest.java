@@ -162,6 +162,7 @@ class PathOutputTest {
         assertEquals("fd00::1", Addr.text(ip("fd00:0:0:0:0:0:0:1")));
         assertEquals("fe80::fc:ff:fe00:1", Addr.text(ip("fe80::fc:ff:fe00:1")));
         assertEquals("1:0:0:1::1", Addr.text(ip("1:0:0:1:0:0:0:1")), "the longest zero run is compressed");
+        assertEquals("fe80::1:0:0:2", Addr.text(ip("fe80:0:0:0:1:0:0:2")), "the longest zero run, not the last");
         assertEquals("1:0:1:0:1:0:1:0", Addr.text(ip("1:0:1:0:1:0:1:0")), "single zero groups stay");
         assertEquals("10.0.0.1", Addr.text(ip("10.0.0.1")));
     }

@@ -13,8 +13,10 @@ import java.nio.file.Path;
 
 /**
  * The few libc calls jperf needs outside rdma-core: the socket calls behind
- * {@link NetlinkSocket}, {@code sched_getcpu}, and {@code open}/{@code setns} for opening a socket
- * inside another network namespace.
+ * {@link NetlinkSocket}, {@code sched_getcpu}, {@code open}/{@code setns} for opening a socket
+ * inside another network namespace, and {@code fcntl}/{@code poll} so that a file descriptor
+ * owned by another library (e.g. an RDMA CM event channel's) never blocks forever:
+ * {@link #setNonBlocking(int)} and {@link #pollIn(int, long)}.
  *
  * <p>Every downcall captures {@code errno} through {@code Linker.Option.captureCallState("errno")},
  * like {@link ErrnoCalls}; failures surface as {@link LibcException} naming the call. The raw
@@ -51,6 +53,20 @@ public final class Libc {
     /** {@code CLONE_NEWNET}, the namespace type for {@code setns}. */
     static final int CLONE_NEWNET = 0x40000000;
     static final int EINTR = 4;
+    /** {@code F_GETFL}. */
+    static final int F_GETFL = 3;
+    /** {@code F_SETFL}. */
+    static final int F_SETFL = 4;
+    /** {@code O_NONBLOCK} on x86_64 and aarch64 (asm-generic). */
+    static final int O_NONBLOCK = 0x800;
+    /** {@code POLLIN}: there is data to read. */
+    public static final int POLLIN = 0x1;
+    /** {@code POLLERR}: an error condition on the fd (always reported). */
+    public static final int POLLERR = 0x8;
+    /** {@code POLLHUP}: hang up (always reported). */
+    public static final int POLLHUP = 0x10;
+    /** {@code POLLNVAL}: the fd is not open (always reported). */
+    public static final int POLLNVAL = 0x20;
 
     private static final Linker LINKER = Linker.nativeLinker();
     private static final StructLayout CALL_STATE = Linker.Option.captureStateLayout();
@@ -60,6 +76,12 @@ public final class Libc {
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT;
     private static final ValueLayout.OfLong SIZE_T = ValueLayout.JAVA_LONG;
     private static final ValueLayout PTR = ValueLayout.ADDRESS;
+
+    /** {@code struct pollfd { int fd; short events; short revents; }}. */
+    private static final StructLayout POLLFD = MemoryLayout.structLayout(
+            INT.withName("fd"), ValueLayout.JAVA_SHORT.withName("events"), ValueLayout.JAVA_SHORT.withName("revents"));
+    private static final long POLLFD_EVENTS = POLLFD.byteOffset(MemoryLayout.PathElement.groupElement("events"));
+    private static final long POLLFD_REVENTS = POLLFD.byteOffset(MemoryLayout.PathElement.groupElement("revents"));
 
     // Package-private so a test can check every handle's type against its wrapper.
     static final MethodHandle SOCKET = downcall("socket", FunctionDescriptor.of(INT, INT, INT, INT));
@@ -73,6 +95,14 @@ public final class Libc {
     /** {@code open} is variadic; called with exactly its two fixed arguments. */
     static final MethodHandle OPEN = LINKER.downcallHandle(LINKER.defaultLookup().findOrThrow("open"),
             FunctionDescriptor.of(INT, PTR, INT), CAPTURE_ERRNO, Linker.Option.firstVariadicArg(2));
+    /** {@code int fcntl(int fd, int cmd, ...)} with no variadic argument ({@code F_GETFL}). */
+    static final MethodHandle FCNTL_GET = LINKER.downcallHandle(LINKER.defaultLookup().findOrThrow("fcntl"),
+            FunctionDescriptor.of(INT, INT, INT), CAPTURE_ERRNO, Linker.Option.firstVariadicArg(2));
+    /** {@code int fcntl(int fd, int cmd, ...)} with one int argument ({@code F_SETFL}). */
+    static final MethodHandle FCNTL_SET = LINKER.downcallHandle(LINKER.defaultLookup().findOrThrow("fcntl"),
+            FunctionDescriptor.of(INT, INT, INT, INT), CAPTURE_ERRNO, Linker.Option.firstVariadicArg(2));
+    /** {@code int poll(struct pollfd *fds, nfds_t nfds, int timeout_ms)}. */
+    static final MethodHandle POLL = downcall("poll", FunctionDescriptor.of(INT, PTR, SIZE_T, INT));
 
     private Libc() {
     }
@@ -191,6 +221,92 @@ public final class Libc {
             throw e;
         } catch (Throwable t) {
             throw new AssertionError("open", t);
+        }
+    }
+
+    // ---- file descriptors: O_NONBLOCK and poll ----------------------------------------------
+
+    /**
+     * Sets {@code O_NONBLOCK} on {@code fd}, keeping its other status flags ({@code fcntl(2)}
+     * {@code F_GETFL}, then {@code F_SETFL} unless the flag is already set).
+     *
+     * @throws LibcException naming {@code fcntl}, the fd and the command (e.g. EBADF)
+     */
+    public static void setNonBlocking(int fd) throws LibcException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = newCallState(arena);
+            int flags = statusFlags(state, fd);
+            if ((flags & O_NONBLOCK) == 0 && (int) FCNTL_SET.invokeExact(state, fd, F_SETFL, flags | O_NONBLOCK) < 0) {
+                throw new LibcException("fcntl(" + fd + ", F_SETFL, O_NONBLOCK)", errno(state), null);
+            }
+        } catch (LibcException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new AssertionError("fcntl", t);
+        }
+    }
+
+    /**
+     * @return {@code true} if {@code O_NONBLOCK} is set on {@code fd}
+     * @throws LibcException naming {@code fcntl} (e.g. EBADF)
+     */
+    public static boolean isNonBlocking(int fd) throws LibcException {
+        try (Arena arena = Arena.ofConfined()) {
+            return (statusFlags(newCallState(arena), fd) & O_NONBLOCK) != 0;
+        }
+    }
+
+    private static int statusFlags(MemorySegment state, int fd) throws LibcException {
+        int flags;
+        try {
+            flags = (int) FCNTL_GET.invokeExact(state, fd, F_GETFL);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new AssertionError("fcntl", t);
+        }
+        if (flags < 0) {
+            throw new LibcException("fcntl(" + fd + ", F_GETFL)", errno(state), null);
+        }
+        return flags;
+    }
+
+    /**
+     * Waits until {@code fd} is readable or {@code timeoutMillis} passed ({@code poll(2)} for
+     * {@code POLLIN}), retrying on EINTR with the time left. A negative fd is ignored by the
+     * kernel: the call is then a plain sleep.
+     *
+     * @param timeoutMillis how long to wait at most; 0 or less returns at once
+     * @return the {@code revents} bits, 0 on timeout; {@link #POLLERR}, {@link #POLLHUP} and
+     *     {@link #POLLNVAL} (the fd is not open) come back here, not as an exception
+     * @throws LibcException naming {@code poll} and the fd, for an errno other than EINTR
+     */
+    public static int pollIn(int fd, long timeoutMillis) throws LibcException {
+        long deadline = System.nanoTime() + Math.max(0, Math.min(timeoutMillis, Long.MAX_VALUE / 2_000_000L)) * 1_000_000L;
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = newCallState(arena);
+            MemorySegment pfd = arena.allocate(POLLFD);
+            while (true) {
+                long left = Math.max(0, (deadline - System.nanoTime() + 999_999) / 1_000_000L);
+                pfd.set(INT, 0, fd);
+                pfd.set(ValueLayout.JAVA_SHORT, POLLFD_EVENTS, (short) POLLIN);
+                pfd.set(ValueLayout.JAVA_SHORT, POLLFD_REVENTS, (short) 0);
+                int n = (int) POLL.invokeExact(state, pfd, 1L, (int) Math.min(left, Integer.MAX_VALUE));
+                if (n > 0) {
+                    return Short.toUnsignedInt(pfd.get(ValueLayout.JAVA_SHORT, POLLFD_REVENTS));
+                }
+                if (n == 0) {
+                    return 0;
+                }
+                int errno = errno(state);
+                if (errno != EINTR) {
+                    throw new LibcException("poll(" + fd + ")", errno, null);
+                }
+            }
+        } catch (LibcException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new AssertionError("poll", t);
         }
     }
 
