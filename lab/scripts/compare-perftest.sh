@@ -122,8 +122,10 @@ run_one() {
   if [ "$tool" = jperf ]; then extra=("${XJ[@]}"); else extra=("${XP[@]}"); fi
   has_cm "${extra[@]}" && sx=() cx=()
   if [ "$tool" = jperf ]; then
-    scmd=("$J" "write-$kind" -d "$SDEV" "${sx[@]}" -p "$PORT" -F "${flags[@]}" "${extra[@]}")
-    ccmd=("$J" "write-$kind" -d "$CDEV" "${cx[@]}" -p "$PORT" -F "${flags[@]}" "${extra[@]}" "$SIP")
+    # jperf pins its test thread itself (--cpu): taskset would pin the whole JVM, JIT and GC threads
+    # included, onto the polling thread's CPU; perftest is single-threaded, so taskset is the same thing.
+    scmd=("$J" "write-$kind" -d "$SDEV" "${sx[@]}" -p "$PORT" -F --cpu 0 "${flags[@]}" "${extra[@]}")
+    ccmd=("$J" "write-$kind" -d "$CDEV" "${cx[@]}" -p "$PORT" -F --cpu 1 "${flags[@]}" "${extra[@]}" "$SIP")
   else
     scmd=("ib_write_$kind" -d "$SDEV" "${sx[@]}" -p "$PORT" -F "${flags[@]}" "${extra[@]}")
     ccmd=("ib_write_$kind" -d "$CDEV" "${cx[@]}" -p "$PORT" -F "${flags[@]}" "${extra[@]}" "$SIP")
@@ -131,8 +133,10 @@ run_one() {
   local base=$OUT/$m.$tool.$label t0 t1 sp rc=0 rs=0 why= line n
   port_free_wait
   t0=$(lab_uptime)
-  { echo "# ${SPIN[*]} ${scmd[*]}"; } > "$base.server.txt"
-  timeout -k 5 "$RUN_TIMEOUT" "${SPIN[@]}" "${scmd[@]}" >> "$base.server.txt" 2>&1 & sp=$!
+  local spin=("${SPIN[@]}") cpin=("${CPIN[@]}")
+  [ "$tool" = jperf ] && spin=() cpin=()
+  { echo "# ${spin[*]} ${scmd[*]}"; } > "$base.server.txt"
+  timeout -k 5 "$RUN_TIMEOUT" "${spin[@]}" "${scmd[@]}" >> "$base.server.txt" 2>&1 & sp=$!
   # wait until the server is ready: TCP exchange -> its port listens; rdma_cm -> fixed wait
   if has_cm "${extra[@]}"; then
     if [ "$tool" = jperf ]; then sleep "$CM_WAIT_JPERF"; else sleep "$CM_WAIT_PERFTEST"; fi
@@ -142,8 +146,8 @@ run_one() {
     port_state LISTEN || why="server not listening after ${LISTEN_WAIT}s"
   fi
   if [ -z "$why" ]; then
-    { echo "# ${CPIN[*]} ${ccmd[*]}"; } > "$base.client.txt"
-    timeout -k 5 "$RUN_TIMEOUT" "${CPIN[@]}" "${ccmd[@]}" >> "$base.client.txt" 2>&1; rc=$?
+    { echo "# ${cpin[*]} ${ccmd[*]}"; } > "$base.client.txt"
+    timeout -k 5 "$RUN_TIMEOUT" "${cpin[@]}" "${ccmd[@]}" >> "$base.client.txt" 2>&1; rc=$?
   else
     echo "# client not started: $why" > "$base.client.txt"
   fi

@@ -108,6 +108,15 @@ final class TestOptionsMixin {
             + " non-ECN-capable marking as a path problem (F5).")
     boolean qosExpected;
 
+    @Option(names = "--warmup", paramLabel = "SECONDS", description = "Warm the data path up before measuring so the"
+            + " JIT has compiled it: write-bw writes this long before the first size; write-lat runs 5120 unmeasured"
+            + " rounds when the peer is jperf. 0 turns it off (default 1).")
+    Double warmupSeconds;
+
+    @Option(names = "--cpu", paramLabel = "N", description = "Pin the test thread (not the whole JVM) to CPU N;"
+            + " the JIT and GC threads keep the other CPUs. The path record shows where the thread ran.")
+    Integer cpu;
+
     @Option(names = "--timeout", paramLabel = "SECONDS",
             description = "Bound on connecting, every control exchange, and a stalled data path (default 60).")
     Integer timeoutSeconds;

@@ -32,9 +32,11 @@ final class BandwidthMeasurement implements Measurement {
     private final TestListener listener;
     private final Duration timeout;
     private final BandwidthResult.Unit unit;
+    private final Duration warmup;
 
     BandwidthMeasurement(TestOptions options, Endpoint endpoint, List<KeyMessage> remote, PerftestHandshake handshake,
-                         TestListener listener, Duration timeout) {
+                         TestListener listener, Duration timeout, Duration warmup) {
+        this.warmup = warmup;
         this.options = options;
         this.endpoint = endpoint;
         this.remote = remote;
@@ -69,15 +71,16 @@ final class BandwidthMeasurement implements Measurement {
             BandwidthLoop loop = new BandwidthLoop(postFns, qps, lists, endpoint.cq().pollFunction(),
                     endpoint.cq().handle(), new CompletionBatch(arena, 16), stamps, timeout.toNanos());
             List<Long> sizes = options.messageSizes();
+            if (!warmup.isZero()) {
+                setSize(lists, sizes.getFirst());
+                if (!loop.runDuration(0, warmup.toNanos(), 0, options.txDepth(), options.cqModeration())) {
+                    throw Measurement.failure("RDMA WRITE warm-up", loop.errors(), loop.stalled(), timeout);
+                }
+            }
             BwReport last = null;
             for (int i = 0; i < sizes.size(); i++) {
                 long size = sizes.get(i);
-                for (WriteRequestList list : lists) {
-                    for (int j = 0; j < list.length(); j++) {
-                        list.setLength(j, (int) size);
-                        list.setInline(j, size <= endpoint.inlineSize());
-                    }
-                }
+                setSize(lists, size);
                 handshake.beforeMeasurement();
                 BandwidthResult result = measure(loop, size, numQps);
                 last = new BwReport(size, result.iterations(), result.peak(), result.average(),
@@ -93,6 +96,15 @@ final class BandwidthMeasurement implements Measurement {
             handshake.finish(last, peerWait());
         }
         return new Outcome(results, List.of());
+    }
+
+    private void setSize(WriteRequestList[] lists, long size) {
+        for (WriteRequestList list : lists) {
+            for (int j = 0; j < list.length(); j++) {
+                list.setLength(j, (int) size);
+                list.setInline(j, size <= endpoint.inlineSize());
+            }
+        }
     }
 
     private BandwidthResult measure(BandwidthLoop loop, long size, int numQps) {

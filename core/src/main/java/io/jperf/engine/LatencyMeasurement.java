@@ -33,9 +33,12 @@ final class LatencyMeasurement implements Measurement {
     private final PerftestHandshake handshake;
     private final TestListener listener;
     private final Duration timeout;
+    private final int warmupRounds;
 
+    /** @param warmupRounds unmeasured rounds before the first size; both ends must use the same number */
     LatencyMeasurement(TestOptions options, Endpoint endpoint, List<KeyMessage> remote, PerftestHandshake handshake,
-                       TestListener listener, Duration timeout) {
+                       TestListener listener, Duration timeout, int warmupRounds) {
+        this.warmupRounds = warmupRounds;
         this.options = options;
         this.endpoint = endpoint;
         this.remote = remote;
@@ -55,11 +58,18 @@ final class LatencyMeasurement implements Measurement {
                     endpoint.lkey(), peer.vaddr(), peer.rkey(), false);
             int capacity = options.isDuration()
                     ? (int) Math.min(MAX_DURATION_STAMPS, DURATION_STAMPS_PER_SECOND * options.durationSeconds())
-                    : options.iterations();
+                    : Math.max(options.iterations(), warmupRounds);
             LatencyLoop loop = new LatencyLoop(qp.postSendFunction(), qp.handle(), write,
                     endpoint.cq().pollFunction(), endpoint.cq().handle(), new CompletionBatch(arena, 1),
                     endpoint.sendBuffer(0), endpoint.receiveBuffer(0), capacity, timeout.toNanos());
             List<Long> sizes = options.messageSizes();
+            if (warmupRounds > 0) {
+                int size = (int) (long) sizes.getFirst();
+                write.setInline(0, size <= endpoint.inlineSize());
+                if (!loop.runIterations(warmupRounds, size, options.isServer())) {
+                    throw Measurement.failure("RDMA WRITE ping-pong warm-up", loop.errors(), loop.stalled(), timeout);
+                }
+            }
             for (int i = 0; i < sizes.size(); i++) {
                 int size = (int) (long) sizes.get(i);
                 write.setInline(0, size <= endpoint.inlineSize());

@@ -30,6 +30,7 @@ final class TestSession {
     private static final int PAGE_SIZE = 4096;
     private static final int CACHE_LINE = 64;
     private static final String PARAM_PREFIX = "param.";
+    private static final String WARMUP_FIELD = "latency.warmup_rounds";
 
     private final TestOptions options;
     private final CmLink cm;
@@ -39,25 +40,35 @@ final class TestSession {
     private final Duration timeout;
     private final Duration settleDelay;
     private final boolean qosExpected;
+    private final RunSettings settings;
+    private int latencyWarmupRounds;
     private final List<String> warnings = new ArrayList<>();
 
     /**
      * @param endpoint the connected-to-be endpoint (TCP exchange), or null with {@code cm}
      * @param cm       the RDMA CM link that creates the endpoint ({@code -R}), or null
      */
-    TestSession(TestOptions options, Endpoint endpoint, CmLink cm, ControlChannel channel, TestListener listener,
-                Duration timeout, Duration settleDelay, boolean qosExpected) {
-        this.qosExpected = qosExpected;
-        this.cm = cm;
+    TestSession(TestOptions options, Endpoint endpoint, CmLink cm, ControlChannel channel, RunSettings settings) {
         this.options = options;
         this.endpoint = endpoint;
+        this.cm = cm;
         this.channel = channel;
-        this.listener = listener;
-        this.timeout = timeout;
-        this.settleDelay = settleDelay;
+        this.settings = settings;
+        this.listener = settings.listener();
+        this.timeout = settings.timeout();
+        this.settleDelay = settings.settleDelay();
+        this.qosExpected = settings.qosExpected();
     }
 
     WriteTestResult run() throws IOException {
+        if (settings.cpu() >= 0) {
+            try {
+                io.jperf.ffi.Libc.pinCurrentThread(settings.cpu());
+            } catch (io.jperf.ffi.LibcException e) {
+                throw new TestFailedException("cannot pin the test thread to CPU " + settings.cpu() + ": " + e.getMessage()
+                        + " (see `nproc` and the process's allowed CPUs in /proc/self/status)", e);
+            }
+        }
         try (PerftestHandshake handshake = new PerftestHandshake(channel, options, settleDelay)) {
             channel.setReadTimeout(timeout);
             Mtu localMtu = cm != null
@@ -71,7 +82,9 @@ final class TestSession {
             String peerVersion = preamble.remoteVersion().text();
             boolean jperfPeer = preamble.remoteVersion().isJperf();
             if (jperfPeer) {
-                checkParameters(JperfExtension.exchange(channel, extensionFields(), "jperf parameter exchange"));
+                Map<String, String> theirs = JperfExtension.exchange(channel, extensionFields(), "jperf parameter exchange");
+                checkParameters(theirs);
+                latencyWarmupRounds = Math.min(ourWarmupRounds(), parseRounds(theirs.get(WARMUP_FIELD)));
             } else if (cm != null) {
                 throw new TestFailedException("-R needs jperf at both ends, but the peer is perftest " + peerVersion
                         + ": perftest's -R runs its control exchange over an RDMA CM QP in a binary format that"
@@ -104,8 +117,10 @@ final class TestSession {
             listener.connected(header, local, remote);
 
             Measurement measurement = options.kind().isBandwidth()
-                    ? new BandwidthMeasurement(options, endpoint, remoteKeys, handshake, listener, timeout)
-                    : new LatencyMeasurement(options, endpoint, remoteKeys, handshake, listener, timeout);
+                    ? new BandwidthMeasurement(options, endpoint, remoteKeys, handshake, listener, timeout,
+                            settings.warmup())
+                    : new LatencyMeasurement(options, endpoint, remoteKeys, handshake, listener, timeout,
+                            latencyWarmupRounds);
             Measurement.Outcome outcome;
             try {
                 outcome = measurement.run();
@@ -127,8 +142,22 @@ final class TestSession {
         return new TestFailedException(sb.toString(), e);
     }
 
+    private int ourWarmupRounds() {
+        return settings.warmup().isZero() ? 0 : RunSettings.LATENCY_WARMUP_ROUNDS;
+    }
+
+    private static int parseRounds(String text) {
+        try {
+            int rounds = text == null ? 0 : Integer.parseInt(text);
+            return rounds >= 0 && rounds % 256 == 0 ? rounds : 0;
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
     private Map<String, String> extensionFields() {
         Map<String, String> fields = new LinkedHashMap<>();
+        fields.put(WARMUP_FIELD, Integer.toString(ourWarmupRounds()));
         options.symmetricParameters().forEach((k, v) -> fields.put(PARAM_PREFIX + k, v));
         return fields;
     }

@@ -39,45 +39,62 @@ public final class WriteTest {
     /** The default bound on connecting, accepting and every control-channel read. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
 
-    private final TestOptions options;
-    private final Duration timeout;
-    private final TestListener listener;
-    private final Duration settleDelay;
-    private final boolean qosExpected;
+    /** The default warm-up of the data path before the first measured size. */
+    public static final Duration DEFAULT_WARMUP = Duration.ofSeconds(1);
 
-    private WriteTest(TestOptions options, Duration timeout, TestListener listener, Duration settleDelay,
-                      boolean qosExpected) {
-        this.qosExpected = qosExpected;
+    private final TestOptions options;
+    private final RunSettings settings;
+
+    private WriteTest(TestOptions options, RunSettings settings) {
         this.options = Objects.requireNonNull(options, "options");
-        this.timeout = Objects.requireNonNull(timeout, "timeout");
-        this.listener = Objects.requireNonNull(listener, "listener");
-        this.settleDelay = Objects.requireNonNull(settleDelay, "settleDelay");
-        if (timeout.isNegative() || timeout.isZero()) {
-            throw new IllegalArgumentException("the timeout must be positive");
-        }
+        this.settings = settings;
     }
 
     public static WriteTest of(TestOptions options) {
-        return new WriteTest(options, DEFAULT_TIMEOUT, TestListener.NONE, PerftestHandshake.BW_SETTLE_DELAY, false);
+        return new WriteTest(options, new RunSettings(DEFAULT_TIMEOUT, TestListener.NONE,
+                PerftestHandshake.BW_SETTLE_DELAY, false, DEFAULT_WARMUP, -1));
     }
 
     /** Bounds connecting, accepting, every control read, and how long the data path may stall. */
     public WriteTest timeout(Duration value) {
-        return new WriteTest(options, value, listener, settleDelay, qosExpected);
+        return new WriteTest(options, new RunSettings(value, settings.listener(), settings.settleDelay(),
+                settings.qosExpected(), settings.warmup(), settings.cpu()));
     }
 
     public WriteTest listener(TestListener value) {
-        return new WriteTest(options, timeout, value, settleDelay, qosExpected);
+        return new WriteTest(options, settings.withListener(value));
     }
 
     /** perftest's bandwidth tests pause 1 s after connecting; two jperf ends may skip it. */
     public WriteTest settleDelay(Duration value) {
-        return new WriteTest(options, timeout, listener, value, qosExpected);
+        return new WriteTest(options, new RunSettings(settings.timeout(), settings.listener(), value,
+                settings.qosExpected(), settings.warmup(), settings.cpu()));
     }
 
     /** The fabric has a lossless / ECN class for RDMA: flag traffic class 0 and non-ECN-capable marking (F5). */
     public WriteTest qosExpected(boolean value) {
-        return new WriteTest(options, timeout, listener, settleDelay, value);
+        return new WriteTest(options, new RunSettings(settings.timeout(), settings.listener(), settings.settleDelay(),
+                value, settings.warmup(), settings.cpu()));
+    }
+
+    /**
+     * Warms the data path up before measuring, so the JIT has compiled it (default 1 s; zero turns
+     * it off). Bandwidth: writes for this long before the first size. Latency: unmeasured round
+     * trips, only with a jperf peer (perftest counts every round).
+     */
+    public WriteTest warmup(Duration value) {
+        return new WriteTest(options, new RunSettings(settings.timeout(), settings.listener(), settings.settleDelay(),
+                settings.qosExpected(), value, settings.cpu()));
+    }
+
+    /**
+     * Pins the thread that runs the test (the caller of {@link #run()}) to {@code cpu}, so the
+     * busy-polling loop keeps its CPU while the JVM's compiler and GC threads use the others; the
+     * thread stays pinned afterwards. -1 (the default) leaves placement to the kernel.
+     */
+    public WriteTest cpu(int cpu) {
+        return new WriteTest(options, new RunSettings(settings.timeout(), settings.listener(), settings.settleDelay(),
+                settings.qosExpected(), settings.warmup(), cpu));
     }
 
     public TestOptions options() {
@@ -113,30 +130,30 @@ public final class WriteTest {
         if (options.isServer()) {
             try (CmLink cm = CmLink.listen(options);
                  ControlListener listening = ControlChannel.listen(options.port(), bindAddress())) {
-                ControlChannel channel = listening.accept(timeout);
-                return new TestSession(options, null, cm, channel, listener, timeout, settleDelay, qosExpected).run();
+                ControlChannel channel = listening.accept(settings.timeout());
+                return new TestSession(options, null, cm, channel, settings).run();
             }
         }
         try (CmLink cm = CmLink.client(options)) {
             ControlChannel channel;
             try {
-                channel = ControlChannel.connect(options.serverHost(), options.port(), bindAddress(), timeout);
+                channel = ControlChannel.connect(options.serverHost(), options.port(), bindAddress(), settings.timeout());
             } catch (IOException e) {
                 throw new TestFailedException(e.getMessage() + " (with -R jperf still exchanges test parameters over"
                         + " TCP on the same port: the server must be jperf with -R too)", e);
             }
-            return new TestSession(options, null, cm, channel, listener, timeout, settleDelay, qosExpected).run();
+            return new TestSession(options, null, cm, channel, settings).run();
         }
     }
 
     private WriteTestResult connect(Endpoint endpoint) throws IOException {
-        ControlChannel channel = ControlChannel.connect(options.serverHost(), options.port(), bindAddress(), timeout);
-        return new TestSession(options, endpoint, null, channel, listener, timeout, settleDelay, qosExpected).run();
+        ControlChannel channel = ControlChannel.connect(options.serverHost(), options.port(), bindAddress(), settings.timeout());
+        return new TestSession(options, endpoint, null, channel, settings).run();
     }
 
     private WriteTestResult serve(Endpoint endpoint, ControlListener listening) throws IOException {
-        ControlChannel channel = listening.accept(timeout);
-        return new TestSession(options, endpoint, null, channel, listener, timeout, settleDelay, qosExpected).run();
+        ControlChannel channel = listening.accept(settings.timeout());
+        return new TestSession(options, endpoint, null, channel, settings).run();
     }
 
     /**
@@ -160,7 +177,7 @@ public final class WriteTest {
                 return t;
             });
             try {
-                WriteTest server = new WriteTest(serverOptions, timeout, TestListener.NONE, settleDelay, qosExpected);
+                WriteTest server = new WriteTest(serverOptions, settings.withListener(TestListener.NONE));
                 Future<WriteTestResult> serverRun = executor.submit(() -> {
                     try (Endpoint endpoint = Endpoint.open(serverOptions)) {
                         return server.serve(endpoint, listening);
@@ -168,7 +185,7 @@ public final class WriteTest {
                 });
                 WriteTestResult clientResult;
                 try {
-                    clientResult = new WriteTest(clientOptions, timeout, listener, settleDelay, qosExpected).run();
+                    clientResult = new WriteTest(clientOptions, settings).run();
                 } catch (RuntimeException e) {
                     serverFailure(serverRun).ifPresent(e::addSuppressed);
                     throw e;
@@ -201,11 +218,11 @@ public final class WriteTest {
             return t;
         });
         try {
-            WriteTest server = new WriteTest(serverOptions, timeout, TestListener.NONE, settleDelay, qosExpected);
+            WriteTest server = new WriteTest(serverOptions, settings.withListener(TestListener.NONE));
             Future<WriteTestResult> serverRun = executor.submit(server::run);
             WriteTestResult clientResult;
             try {
-                clientResult = new WriteTest(clientOptions, timeout, listener, settleDelay, qosExpected).run();
+                clientResult = new WriteTest(clientOptions, settings).run();
             } catch (RuntimeException e) {
                 serverFailure(serverRun).ifPresent(e::addSuppressed);
                 throw e;
@@ -221,14 +238,14 @@ public final class WriteTest {
 
     private java.util.Optional<Throwable> serverFailure(Future<WriteTestResult> serverRun) {
         try {
-            serverRun.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            serverRun.get(settings.timeout().toMillis(), TimeUnit.MILLISECONDS);
             return java.util.Optional.empty();
         } catch (ExecutionException e) {
             return java.util.Optional.of(e.getCause());
         } catch (TimeoutException e) {
             serverRun.cancel(true);
             return java.util.Optional.of(new TestFailedException("the loopback server did not finish within "
-                    + timeout.toSeconds() + " s"));
+                    + settings.timeout().toSeconds() + " s"));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return java.util.Optional.of(e);

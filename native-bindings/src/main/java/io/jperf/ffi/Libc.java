@@ -92,6 +92,7 @@ public final class Libc {
     static final MethodHandle CLOSE = downcall("close", FunctionDescriptor.of(INT, INT));
     static final MethodHandle SCHED_GETCPU = downcall("sched_getcpu", FunctionDescriptor.of(INT));
     static final MethodHandle SETNS = downcall("setns", FunctionDescriptor.of(INT, INT, INT));
+    static final MethodHandle SCHED_SETAFFINITY = downcall("sched_setaffinity", FunctionDescriptor.of(INT, INT, SIZE_T, PTR));
     /** {@code open} is variadic; called with exactly its two fixed arguments. */
     static final MethodHandle OPEN = LINKER.downcallHandle(LINKER.defaultLookup().findOrThrow("open"),
             FunctionDescriptor.of(INT, PTR, INT), CAPTURE_ERRNO, Linker.Option.firstVariadicArg(2));
@@ -138,6 +139,32 @@ public final class Libc {
             throw e;
         } catch (Throwable t) {
             throw new AssertionError("sched_getcpu", t);
+        }
+    }
+
+    /**
+     * Pins the calling thread (only it, not the process) to one CPU ({@code sched_setaffinity(2)}
+     * with pid 0), so a busy-polling test loop keeps its CPU while the JVM's other threads run on
+     * the rest.
+     *
+     * @throws LibcException e.g. EINVAL when the CPU does not exist or is not allowed (cpuset)
+     */
+    public static void pinCurrentThread(int cpu) throws LibcException {
+        if (cpu < 0 || cpu >= 1024) {
+            throw new IllegalArgumentException("CPU " + cpu + " is outside 0..1023");
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment mask = arena.allocate(128);
+            mask.set(java.lang.foreign.ValueLayout.JAVA_BYTE, cpu / 8, (byte) (1 << (cpu % 8)));
+            MemorySegment state = newCallState(arena);
+            int rc = (int) SCHED_SETAFFINITY.invokeExact(state, 0, mask.byteSize(), mask);
+            if (rc != 0) {
+                throw new LibcException("sched_setaffinity(CPU " + cpu + ")", errno(state), null);
+            }
+        } catch (LibcException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new AssertionError("sched_setaffinity", t);
         }
     }
 

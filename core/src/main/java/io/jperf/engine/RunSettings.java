@@ -1,0 +1,44 @@
+package io.jperf.engine;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How a write test runs, beyond perftest's parameters: the bound on every wait, who hears the
+ * run, the settle delay after connecting, whether QoS marking is expected, and how long the
+ * data path is warmed up (so the JIT has compiled it) before anything is measured. Immutable.
+ *
+ * @param timeout     bounds connecting, accepting, every control read and a stalled data path
+ * @param listener    hears the run
+ * @param settleDelay perftest's pause after connecting in bandwidth tests
+ * @param qosExpected report traffic class 0 / Not-ECT as a path problem (F5)
+ * @param warmup      bandwidth: how long to write before the first measured size; latency: enables
+ *                    {@link #LATENCY_WARMUP_ROUNDS} unmeasured round trips with a jperf peer. Zero: none
+ * @param cpu         pin the thread running the test to this CPU, -1 for no pinning
+ */
+record RunSettings(Duration timeout, TestListener listener, Duration settleDelay, boolean qosExpected,
+                   Duration warmup, int cpu) {
+    /**
+     * Unmeasured ping-pong rounds before a latency test with a jperf peer: enough for the JIT to
+     * compile the round (5000 calls), and a multiple of 256 so the counter byte ends where a fresh
+     * buffer starts.
+     */
+    static final int LATENCY_WARMUP_ROUNDS = 20 * 256;
+
+    RunSettings {
+        Objects.requireNonNull(timeout, "timeout");
+        Objects.requireNonNull(listener, "listener");
+        Objects.requireNonNull(settleDelay, "settleDelay");
+        Objects.requireNonNull(warmup, "warmup");
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("the timeout must be positive");
+        }
+        if (warmup.isNegative()) {
+            throw new IllegalArgumentException("the warm-up cannot be negative");
+        }
+    }
+
+    RunSettings withListener(TestListener value) {
+        return new RunSettings(timeout, value, settleDelay, qosExpected, warmup, cpu);
+    }
+}
