@@ -165,8 +165,32 @@ public final class BandwidthLoop {
         if (sampleEnd == 0) {
             sampleEnd = System.nanoTime();
         }
-        drainOutstanding();
+        if (!errors.any() && !stalled) {
+            finishTimedRun();
+        } else {
+            drainOutstanding();
+        }
         return !errors.any() && !stalled;
+    }
+
+    /**
+     * Ends a timed run with every QP's send queue empty: each QP posts up to a common count whose
+     * last write is signalled, and the loop waits for those completions (a timed run otherwise ends
+     * with unsignalled writes still holding send-queue slots, which the next run would overflow).
+     */
+    private void finishTimedRun() {
+        long target = 0;
+        for (int q = 0; q < numQps; q++) {
+            target = Math.max(target, posted[q]);
+        }
+        target += lists[0].length();
+        inSample = false;
+        iterations = target;
+        total = target * numQps;
+        lastProgress = System.nanoTime();
+        while (totalCompleted < total && !errors.any() && step()) {
+            // drains with the same step as the run
+        }
     }
 
     /** Posts on every QP while there is room, then polls the CQ once. False when the data path stalled. */
@@ -179,6 +203,8 @@ public final class BandwidthLoop {
             long now = System.nanoTime();
             lastProgress = now;
             lastCompletion = now;
+            long done = totalCompleted;
+            long doneInSample = 0;
             for (int i = 0; i < n; i++) {
                 int status = wcs.status(i);
                 long wrId = wcs.wrId(i);
@@ -188,13 +214,15 @@ public final class BandwidthLoop {
                 }
                 long covered = wrId & 0xffff_ffffL;
                 completed[(int) (wrId >>> 32)] += covered;
-                totalCompleted += covered;
-                if (inSample) {
-                    sampleCompleted += covered;
-                }
+                done += covered;
+                doneInSample += covered;
                 if (stamp) {
-                    tCompleted[(int) Math.min(totalCompleted, total) - 1] = now;
+                    tCompleted[(int) Math.min(done, total) - 1] = now;
                 }
+            }
+            totalCompleted = done;
+            if (inSample) {
+                sampleCompleted += doneInSample;
             }
         } else if (n < 0) {
             errors.postFailed(-n);
@@ -205,19 +233,30 @@ public final class BandwidthLoop {
         return true;
     }
 
+    /**
+     * Posts on QP {@code q} while its send queue has room. The counters live in locals for the
+     * length of the burst: the downcall is opaque to the JIT, which would otherwise store and
+     * reload every field and array element around each post.
+     */
     private void postWhileRoom(int q, long iterations, int txDepth, int cqMod, boolean stamp) {
         WriteRequestList list = lists[q];
         boolean[] flags = signaledFlags[q];
+        MemorySegment postFn = postFns[q];
+        MemorySegment qp = qps[q];
         int postList = flags.length;
         long last = iterations - 1;
-        while (posted[q] < iterations && posted[q] + postList <= txDepth + completed[q]) {
-            long first = posted[q];
+        long sent = posted[q];
+        long room = txDepth + completed[q];
+        long since = sinceSignal[q];
+        long until = untilSignal[q];
+        long sentTotal = totalPosted;
+        while (sent < iterations && sent + postList <= room) {
             for (int j = 0; j < postList; j++) {
-                long covered = ++sinceSignal[q];
-                boolean signal = --untilSignal[q] == 0 || first + j == last;
+                long covered = ++since;
+                boolean signal = --until == 0 || sent + j == last;
                 if (signal) {
-                    untilSignal[q] = cqMod;
-                    sinceSignal[q] = 0;
+                    until = cqMod;
+                    since = 0;
                     list.setWrId(j, ((long) q << 32) | covered);
                 }
                 if (signal != flags[j]) {
@@ -226,18 +265,22 @@ public final class BandwidthLoop {
                 }
             }
             if (stamp) {
-                tPosted[(int) totalPosted] = System.nanoTime();
-            } else if (totalPosted == 0) {
+                tPosted[(int) sentTotal] = System.nanoTime();
+            } else if (sentTotal == 0) {
                 firstPost = System.nanoTime();
             }
-            int rc = list.post(postFns[q], qps[q]);
+            int rc = list.post(postFn, qp);
             if (rc != 0) {
                 errors.postFailed(rc);
-                return;
+                break;
             }
-            posted[q] += postList;
-            totalPosted += postList;
+            sent += postList;
+            sentTotal += postList;
         }
+        posted[q] = sent;
+        sinceSignal[q] = since;
+        untilSignal[q] = until;
+        totalPosted = sentTotal;
     }
 
     /** After a failure the QP flushes what was outstanding; collect it so the counts are complete. */
