@@ -109,7 +109,7 @@ final class TestOptionsMixin {
     boolean qosExpected;
 
     @Option(names = "--warmup", paramLabel = "SECONDS", description = "Warm the data path up before measuring so the"
-            + " JIT has compiled it: write-bw writes this long before the first size; write-lat runs 5120 unmeasured"
+            + " JIT has compiled it: write-bw writes this long before the first size; write-lat runs 40960 unmeasured"
             + " rounds when the peer is jperf. 0 turns it off (default 1).")
     Double warmupSeconds;
 

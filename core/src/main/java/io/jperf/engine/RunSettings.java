@@ -20,10 +20,10 @@ record RunSettings(Duration timeout, TestListener listener, Duration settleDelay
                    Duration warmup, int cpu) {
     /**
      * Unmeasured ping-pong rounds before a latency test with a jperf peer: enough for the JIT to
-     * compile the round (5000 calls), and a multiple of 256 so the counter byte ends where a fresh
+     * compile the round (5000 calls) and, even in the emulated lab (~30 us a round), about a second for the compiler to finish; a multiple of 256 so the counter byte ends where a fresh
      * buffer starts.
      */
-    static final int LATENCY_WARMUP_ROUNDS = 20 * 256;
+    static final int LATENCY_WARMUP_ROUNDS = 160 * 256;
 
     RunSettings {
         Objects.requireNonNull(timeout, "timeout");

@@ -171,32 +171,12 @@ public final class WriteTest {
         try (ControlListener listening = ControlChannel.listen(0, InetAddress.getLoopbackAddress())) {
             TestOptions clientOptions = options.toBuilder().loopback(false)
                     .serverHost(InetAddress.getLoopbackAddress().getHostAddress()).port(listening.localPort()).build();
-            ExecutorService executor = Executors.newSingleThreadExecutor(r -> {
-                Thread t = new Thread(r, "jperf-loopback-server");
-                t.setDaemon(true);
-                return t;
-            });
-            try {
-                WriteTest server = new WriteTest(serverOptions, settings.withListener(TestListener.NONE));
-                Future<WriteTestResult> serverRun = executor.submit(() -> {
-                    try (Endpoint endpoint = Endpoint.open(serverOptions)) {
-                        return server.serve(endpoint, listening);
-                    }
-                });
-                WriteTestResult clientResult;
-                try {
-                    clientResult = new WriteTest(clientOptions, settings).run();
-                } catch (RuntimeException e) {
-                    serverFailure(serverRun).ifPresent(e::addSuppressed);
-                    throw e;
+            WriteTest server = new WriteTest(serverOptions, settings.withListener(TestListener.NONE));
+            return bothEnds(() -> {
+                try (Endpoint endpoint = Endpoint.open(serverOptions)) {
+                    return server.serve(endpoint, listening);
                 }
-                serverFailure(serverRun).ifPresent(f -> {
-                    throw new TestFailedException("the loopback server failed: " + f.getMessage(), f);
-                });
-                return clientResult;
-            } finally {
-                executor.shutdownNow();
-            }
+            }, clientOptions);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -211,15 +191,19 @@ public final class WriteTest {
                     .orElseThrow(() -> new io.jperf.verbs.RdmaUnavailableException("-R --loopback needs an IP address"
                             + " on the server device's netdev (RDMA CM resolves routes between IP addresses)"));
         }
-        TestOptions clientOptions = options.toBuilder().loopback(false).serverHost(serverIp).build();
+        WriteTest server = new WriteTest(serverOptions, settings.withListener(TestListener.NONE));
+        return bothEnds(server::run, options.toBuilder().loopback(false).serverHost(serverIp).build());
+    }
+
+    /** Runs the server end in a second thread and the client end here; the client's result, or both failures. */
+    private WriteTestResult bothEnds(java.util.concurrent.Callable<WriteTestResult> serverEnd, TestOptions clientOptions) {
         ExecutorService executor = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "jperf-loopback-server");
             t.setDaemon(true);
             return t;
         });
         try {
-            WriteTest server = new WriteTest(serverOptions, settings.withListener(TestListener.NONE));
-            Future<WriteTestResult> serverRun = executor.submit(server::run);
+            Future<WriteTestResult> serverRun = executor.submit(serverEnd);
             WriteTestResult clientResult;
             try {
                 clientResult = new WriteTest(clientOptions, settings).run();

@@ -64,8 +64,8 @@ final class OptionsValidator {
         require(postList == 1 || postList % cqModeration == 0, "-l/--post_list " + postList
                 + " must be a multiple of -Q/--cq-mod " + cqModeration);
         requireRange("-I/--inline_size", inlineSize, 0, TestOptions.MAX_INLINE);
-        if (mtu != null) {
-            Mtu.fromBytes(mtu);
+        if (mtu != null && !isIbMtu(mtu)) {
+            throw new OptionsException("-m/--mtu: " + mtu + " is not an IB MTU; use 256, 512, 1024, 2048 or 4096");
         }
         require(gidIndex == -1 || (gidIndex >= 0 && gidIndex <= TestOptions.MAX_GID_INDEX),
                 "-x/--gid-index: must be between 0 and " + TestOptions.MAX_GID_INDEX
@@ -82,5 +82,14 @@ final class OptionsValidator {
         require(json == (jsonFile != null), "--out_json_file: a JSON report needs a file name");
         require(!(loopback && serverHost != null),
                 "loopback runs both ends in this process: do not also give a server host (" + serverHost + ")");
+    }
+
+    private static boolean isIbMtu(int bytes) {
+        for (io.jperf.verbs.Mtu m : io.jperf.verbs.Mtu.values()) {
+            if (m.bytes() == bytes) {
+                return true;
+            }
+        }
+        return false;
     }
 }
