@@ -75,9 +75,9 @@ if [ "$LAB_VMS" = 2 ]; then
 fi
 JAVA_HOME=${LAB_JAVA_HOME:-}
 [ -x "$JAVA_HOME/bin/java" ] && PATH=$JAVA_HOME/bin:$PATH || unset JAVA_HOME
-# a JVM that crashes in the guest leaves its hs_err report where the host can read it
-JAVA_TOOL_OPTIONS="-XX:ErrorFile=$LAB_RESULTS/hs_err_pid%p.log${JAVA_TOOL_OPTIONS:+ $JAVA_TOOL_OPTIONS}"
-VARS+=(JAVA_HOME PATH JAVA_TOOL_OPTIONS)
+# a jperf JVM that crashes in the guest leaves its hs_err report where the host can read it
+JPERF_JAVA_OPTS="-XX:ErrorFile=$LAB_RESULTS/hs_err_pid%p.log${JPERF_JAVA_OPTS:+ $JPERF_JAVA_OPTS}"
+VARS+=(JAVA_HOME PATH JPERF_JAVA_OPTS)
 write_env "${VARS[@]}" > "$LABDIR/env-$LAB_HOST"
 for v in "${VARS[@]}"; do [ -n "${!v+x}" ] && export "${v?}"; done
 cd "$LAB_CWD" 2>/dev/null || cd "$LAB_REPO" || cd /
