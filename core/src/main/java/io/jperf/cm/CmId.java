@@ -3,7 +3,6 @@ package io.jperf.cm;
 import io.jperf.ffi.ErrnoCalls;
 import io.jperf.ffi.generated.ibv_context;
 import io.jperf.ffi.generated.ibv_gid;
-import io.jperf.ffi.generated.ibv_qp_cap;
 import io.jperf.ffi.generated.ibv_qp_init_attr;
 import io.jperf.ffi.generated.rdma_addr;
 import io.jperf.ffi.generated.rdma_cm_id;
@@ -242,18 +241,7 @@ public final class CmId extends NativeResource {
                     + ": allocate it on the Context the QpSetup was given");
         }
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment init = ibv_qp_init_attr.allocate(arena);
-            init.fill((byte) 0);
-            ibv_qp_init_attr.send_cq(init, sendCq.handle());
-            ibv_qp_init_attr.recv_cq(init, recvCq.handle());
-            ibv_qp_init_attr.qp_type(init, QpType.RC.nativeValue());
-            ibv_qp_init_attr.sq_sig_all(init, 0);
-            MemorySegment cap = ibv_qp_init_attr.cap(init);
-            ibv_qp_cap.max_send_wr(cap, caps.maxSendWr());
-            ibv_qp_cap.max_recv_wr(cap, caps.maxRecvWr());
-            ibv_qp_cap.max_send_sge(cap, caps.maxSendSge());
-            ibv_qp_cap.max_recv_sge(cap, caps.maxRecvSge());
-            ibv_qp_cap.max_inline_data(cap, caps.maxInlineData());
+            MemorySegment init = QueuePair.initAttributes(arena, QpType.RC, sendCq, recvCq, caps);
             MemorySegment state = ErrnoCalls.newCallState(arena);
             if (ErrnoCalls.rdma_create_qp(state, handle, pd.handle(), init) != 0) {
                 throw RdmaException.of("rdma_create_qp(RC, " + caps + ") on " + pd.context().deviceName(),
@@ -263,8 +251,7 @@ public final class CmId extends NativeResource {
             qpPd = pd;
             qpSendCq = sendCq;
             qpRecvCq = recvCq;
-            qpCaps = new QpCapabilities(ibv_qp_cap.max_send_wr(cap), ibv_qp_cap.max_recv_wr(cap),
-                    ibv_qp_cap.max_send_sge(cap), ibv_qp_cap.max_recv_sge(cap), ibv_qp_cap.max_inline_data(cap));
+            qpCaps = QpCapabilities.readFrom(ibv_qp_init_attr.cap(init));
             return qpCaps;
         }
     }

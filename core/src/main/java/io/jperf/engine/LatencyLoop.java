@@ -187,17 +187,8 @@ public final class LatencyLoop {
         long spins = 0;
         long since = 0;
         while ((byte) BYTE.getAcquire(receiveBuffer, lastByte) != expected) {
-            if ((++spins & CLOCK_CHECK_MASK) == 0) {
-                long now = System.nanoTime();
-                if (now >= end) {
-                    return false;
-                }
-                if (since == 0) {
-                    since = now;
-                } else if (now - since > stallNanos) {
-                    stalled = true;
-                    return false;
-                }
+            if ((++spins & CLOCK_CHECK_MASK) == 0 && (since = checkClock(since)) < 0) {
+                return false;
             }
         }
         return true;
@@ -220,20 +211,29 @@ public final class LatencyLoop {
                 errors.postFailed(-n);
                 return false;
             }
-            if ((++empty & CLOCK_CHECK_MASK) != 0) {
-                continue;
-            }
-            long now = System.nanoTime();
-            if (now >= end) {
-                return false;
-            }
-            if (since == 0) {
-                since = now;
-            } else if (now - since > stallNanos) {
-                stalled = true;
+            if ((++empty & CLOCK_CHECK_MASK) == 0 && (since = checkClock(since)) < 0) {
                 return false;
             }
         }
+    }
+
+    /**
+     * The periodic clock check of a wait: returns when the wait started (set on the first check),
+     * or -1 to stop waiting because a timed run reached its end or the peer stalled.
+     */
+    private long checkClock(long since) {
+        long now = System.nanoTime();
+        if (now >= end) {
+            return -1;
+        }
+        if (since == 0) {
+            return now;
+        }
+        if (now - since > stallNanos) {
+            stalled = true;
+            return -1;
+        }
+        return since;
     }
 
     private void reset(int size) {

@@ -7,7 +7,6 @@ import io.jperf.ffi.generated.ibv_global_route;
 import io.jperf.ffi.generated.ibv_gid;
 import io.jperf.ffi.generated.ibv_qp;
 import io.jperf.ffi.generated.ibv_qp_attr;
-import io.jperf.ffi.generated.ibv_qp_cap;
 import io.jperf.ffi.generated.ibv_qp_init_attr;
 import io.jperf.ffi.generated.rdma_h;
 
@@ -54,26 +53,32 @@ public final class QueuePair extends NativeResource {
     static QueuePair create(ProtectionDomain pd, QpType type, CompletionQueue sendCq, CompletionQueue recvCq,
                             QpCapabilities caps) {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment init = ibv_qp_init_attr.allocate(arena);
-            ibv_qp_init_attr.send_cq(init, sendCq.handle());
-            ibv_qp_init_attr.recv_cq(init, recvCq.handle());
-            ibv_qp_init_attr.qp_type(init, type.nativeValue());
-            ibv_qp_init_attr.sq_sig_all(init, 0);
-            MemorySegment cap = ibv_qp_init_attr.cap(init);
-            ibv_qp_cap.max_send_wr(cap, caps.maxSendWr());
-            ibv_qp_cap.max_recv_wr(cap, caps.maxRecvWr());
-            ibv_qp_cap.max_send_sge(cap, caps.maxSendSge());
-            ibv_qp_cap.max_recv_sge(cap, caps.maxRecvSge());
-            ibv_qp_cap.max_inline_data(cap, caps.maxInlineData());
+            MemorySegment init = initAttributes(arena, type, sendCq, recvCq, caps);
             MemorySegment state = ErrnoCalls.newCallState(arena);
             MemorySegment qp = ErrnoCalls.ibv_create_qp(state, pd.handle(), init);
             if (qp.equals(MemorySegment.NULL)) {
                 throw RdmaException.of("ibv_create_qp(" + type + ", " + caps + ")", ErrnoCalls.errno(state));
             }
-            QpCapabilities granted = new QpCapabilities(ibv_qp_cap.max_send_wr(cap), ibv_qp_cap.max_recv_wr(cap),
-                    ibv_qp_cap.max_send_sge(cap), ibv_qp_cap.max_recv_sge(cap), ibv_qp_cap.max_inline_data(cap));
+            QpCapabilities granted = QpCapabilities.readFrom(ibv_qp_init_attr.cap(init));
             return new QueuePair(pd, type, qp, granted, sendCq, recvCq, null, QpState.RESET);
         }
+    }
+
+    /**
+     * A zeroed {@code struct ibv_qp_init_attr} in {@code arena} for a QP of {@code type} on these
+     * CQs with these sizes, no SRQ, not every WR signalled; what {@code ibv_create_qp} and
+     * {@code rdma_create_qp} take. After the call its {@code cap} holds what the driver granted.
+     */
+    public static MemorySegment initAttributes(Arena arena, QpType type, CompletionQueue sendCq,
+                                               CompletionQueue recvCq, QpCapabilities caps) {
+        MemorySegment init = ibv_qp_init_attr.allocate(arena);
+        init.fill((byte) 0);
+        ibv_qp_init_attr.send_cq(init, sendCq.handle());
+        ibv_qp_init_attr.recv_cq(init, recvCq.handle());
+        ibv_qp_init_attr.qp_type(init, type.nativeValue());
+        ibv_qp_init_attr.sq_sig_all(init, 0);
+        caps.writeTo(ibv_qp_init_attr.cap(init));
+        return init;
     }
 
     /**
