@@ -33,21 +33,24 @@ import java.util.List;
 final class CmLink implements AutoCloseable {
     private final TestOptions options;
     private final CmServer server;
+    private final String destination;
     private CmConnections connections;
     private Endpoint endpoint;
 
-    private CmLink(TestOptions options, CmServer server) {
+    private CmLink(TestOptions options, CmServer server, String destination) {
         this.options = options;
         this.server = server;
+        this.destination = destination;
     }
 
     static CmLink listen(TestOptions options) throws IOException {
         InetAddress bind = options.bindSourceIp() == null ? null : InetAddress.getByName(options.bindSourceIp());
-        return new CmLink(options, CmServer.listen(new InetSocketAddress(bind, options.port()), options.numQps()));
+        return new CmLink(options, CmServer.listen(new InetSocketAddress(bind, options.port()), options.numQps()), null);
     }
 
-    static CmLink client(TestOptions options) {
-        return new CmLink(options, null);
+    /** @param destination the peer's RDMA address to connect to; null: the server host */
+    static CmLink client(TestOptions options, String destination) {
+        return new CmLink(options, null, destination != null ? destination : options.serverHost());
     }
 
     /** Connects or accepts the test QPs; returns the endpoint (QPs in RTS) and adds what to warn about. */
@@ -66,7 +69,7 @@ final class CmLink implements AutoCloseable {
         if (server != null) {
             connections = server.accept(options.numQps(), setup, cmOptions, timeout);
         } else {
-            InetSocketAddress peer = new InetSocketAddress(InetAddress.getByName(options.serverHost()), options.port());
+            InetSocketAddress peer = new InetSocketAddress(InetAddress.getByName(destination), options.port());
             connections = CmClient.connect(peer, bindSource(), options.numQps(), setup, cmOptions, timeout);
         }
         List<io.jperf.verbs.QueuePair> qps = new ArrayList<>();

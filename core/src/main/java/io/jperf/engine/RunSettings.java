@@ -15,9 +15,11 @@ import java.util.Objects;
  * @param warmup      bandwidth: how long to write before the first measured size; latency: enables
  *                    {@link #LATENCY_WARMUP_ROUNDS} unmeasured round trips with a jperf peer. Zero: none
  * @param cpu         pin the thread running the test to this CPU, -1 for no pinning
+ * @param servePeerAddress a client's request to a {@code jperf serve} peer: use the device and GID
+ *                    that carry this address (null: the address the control connection reached)
  */
 record RunSettings(Duration timeout, TestListener listener, Duration settleDelay, boolean qosExpected,
-                   Duration warmup, int cpu) {
+                   Duration warmup, int cpu, String servePeerAddress) {
     /**
      * Unmeasured ping-pong rounds before a latency test with a jperf peer: enough for the JIT to
      * compile the round (5000 calls) and, even in the emulated lab (~30 us a round), about a second for the compiler to finish; a multiple of 256 so the counter byte ends where a fresh
@@ -38,7 +40,31 @@ record RunSettings(Duration timeout, TestListener listener, Duration settleDelay
         }
     }
 
+    RunSettings withTimeout(Duration value) {
+        return new RunSettings(value, listener, settleDelay, qosExpected, warmup, cpu, servePeerAddress);
+    }
+
     RunSettings withListener(TestListener value) {
-        return new RunSettings(timeout, value, settleDelay, qosExpected, warmup, cpu);
+        return new RunSettings(timeout, value, settleDelay, qosExpected, warmup, cpu, servePeerAddress);
+    }
+
+    RunSettings withSettleDelay(Duration value) {
+        return new RunSettings(timeout, listener, value, qosExpected, warmup, cpu, servePeerAddress);
+    }
+
+    RunSettings withQosExpected(boolean value) {
+        return new RunSettings(timeout, listener, settleDelay, value, warmup, cpu, servePeerAddress);
+    }
+
+    RunSettings withWarmup(Duration value) {
+        return new RunSettings(timeout, listener, settleDelay, qosExpected, value, cpu, servePeerAddress);
+    }
+
+    RunSettings withCpu(int value) {
+        return new RunSettings(timeout, listener, settleDelay, qosExpected, warmup, value, servePeerAddress);
+    }
+
+    RunSettings withServePeerAddress(String value) {
+        return new RunSettings(timeout, listener, settleDelay, qosExpected, warmup, cpu, value);
     }
 }

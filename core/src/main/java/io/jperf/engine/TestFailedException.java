@@ -1,16 +1,32 @@
 package io.jperf.engine;
 
+import io.jperf.path.Verdict;
+
+import java.util.List;
+
 /**
  * The test ran but failed: completion errors (decoded), a peer that stopped answering or went
- * away, or parameters that do not match the peer's. The message says what happened and what to
- * check.
+ * away or refused the test, or parameters that do not match the peer's. The message says what
+ * happened and what to check; {@link #verdicts()} holds the path findings that may explain it.
  */
-public final class TestFailedException extends RuntimeException {
+public class TestFailedException extends RuntimeException {
+    private final transient List<Verdict> verdicts;
+
     public TestFailedException(String message) {
-        super(message);
+        this(message, null, List.of());
     }
 
     public TestFailedException(String message, Throwable cause) {
+        this(message, cause, List.of());
+    }
+
+    public TestFailedException(String message, Throwable cause, List<Verdict> verdicts) {
         super(message, cause);
+        this.verdicts = List.copyOf(verdicts);
+    }
+
+    /** The path findings (F1..F7) known when the test failed; empty when none were found or known. */
+    public List<Verdict> verdicts() {
+        return verdicts;
     }
 }

@@ -13,6 +13,8 @@ import io.jperf.wire.JperfExtension;
 import io.jperf.wire.KeyMessage;
 import io.jperf.wire.PerftestHandshake;
 import io.jperf.wire.PerftestHandshake.Preamble;
+import io.jperf.wire.PerftestVersion;
+import io.jperf.path.PathJson;
 
 import java.io.IOException;
 import java.time.Duration;
@@ -32,8 +34,8 @@ final class TestSession {
     private static final String PARAM_PREFIX = "param.";
     private static final String WARMUP_FIELD = "latency.warmup_rounds";
 
-    private final TestOptions options;
-    private final CmLink cm;
+    private TestOptions options;
+    private CmLink cm;
     private Endpoint endpoint;
     private final ControlChannel channel;
     private final TestListener listener;
@@ -41,19 +43,50 @@ final class TestSession {
     private final Duration settleDelay;
     private final boolean qosExpected;
     private final RunSettings settings;
+    private final ServeOpener opener;
+    private RuntimeException openFailure;
     private int latencyWarmupRounds;
     private final List<String> warnings = new ArrayList<>();
+
+    /**
+     * Opens a served session's end once the client said what it wants ({@code jperf serve}).
+     * Whatever it opens, the caller closes after the session.
+     */
+    interface ServeOpener {
+        /**
+         * @param request the client's extension fields (its {@link ServeRequest})
+         * @return the options this end runs with, and its endpoint (TCP exchange) or CM link (-R)
+         * @throws ServeRefusedException when this end cannot run the request; the client is told why
+         */
+        Opened open(Map<String, String> request, ControlChannel channel);
+    }
+
+    /** What a {@link ServeOpener} opened: an endpoint, or with -R a listening CM link. */
+    record Opened(TestOptions options, Endpoint endpoint, CmLink cm) {
+    }
 
     /**
      * @param endpoint the connected-to-be endpoint (TCP exchange), or null with {@code cm}
      * @param cm       the RDMA CM link that creates the endpoint ({@code -R}), or null
      */
     TestSession(TestOptions options, Endpoint endpoint, CmLink cm, ControlChannel channel, RunSettings settings) {
+        this(options, endpoint, cm, channel, settings, null);
+    }
+
+    /** A served session: {@code opener} opens this end after the client's request arrived. */
+    static TestSession served(TestOptions serverOptions, ControlChannel channel, RunSettings settings,
+                              ServeOpener opener) {
+        return new TestSession(serverOptions, null, null, channel, settings, opener);
+    }
+
+    private TestSession(TestOptions options, Endpoint endpoint, CmLink cm, ControlChannel channel,
+                        RunSettings settings, ServeOpener opener) {
         this.options = options;
         this.endpoint = endpoint;
         this.cm = cm;
         this.channel = channel;
         this.settings = settings;
+        this.opener = opener;
         this.listener = settings.listener();
         this.timeout = settings.timeout();
         this.settleDelay = settings.settleDelay();
@@ -69,8 +102,9 @@ final class TestSession {
                         + " (see `nproc` and the process's allowed CPUs in /proc/self/status)", e);
             }
         }
-        try (PerftestHandshake handshake = new PerftestHandshake(channel, options, settleDelay)) {
-            channel.setReadTimeout(timeout);
+        channel.setReadTimeout(timeout);
+        PerftestHandshake handshake = opener != null ? agreeAsServed() : agree();
+        try (handshake) {
             Mtu localMtu = cm != null
                     ? (options.mtu() != null ? Mtu.fromBytes(options.mtu()) : Mtu.MTU_4096)
                     : endpoint.localMtu();
@@ -81,19 +115,11 @@ final class TestSession {
             Preamble preamble = handshake.preamble(PAGE_SIZE, CACHE_LINE, localMtu.nativeValue());
             String peerVersion = preamble.remoteVersion().text();
             boolean jperfPeer = preamble.remoteVersion().isJperf();
-            if (jperfPeer) {
-                Map<String, String> theirs = JperfExtension.exchange(channel, extensionFields(), "jperf parameter exchange");
-                checkParameters(theirs);
-                latencyWarmupRounds = Math.min(ourWarmupRounds(), parseRounds(theirs.get(WARMUP_FIELD)));
-            } else if (cm != null) {
-                throw new TestFailedException("-R needs jperf at both ends, but the peer is perftest " + peerVersion
-                        + ": perftest's -R runs its control exchange over an RDMA CM QP in a binary format that"
-                        + " changes between versions; run both ends without -R, or jperf on both ends");
-            }
             Mtu pathMtu = Mtu.fromNative(preamble.ibvMtu());
             if (cm != null) {
-                endpoint = cm.establish(timeout, warnings);
-                warnings.forEach(listener::warning);
+                List<String> cmWarnings = new ArrayList<>();
+                endpoint = cm.establish(timeout, cmWarnings);
+                cmWarnings.forEach(this::warn);
                 pathMtu = pathMtu.min(endpoint.port().activeMtu());
             }
             List<KeyMessage> localKeys = endpoint.localKeys();
@@ -132,6 +158,100 @@ final class TestSession {
         }
     }
 
+    /** Version and jperf extension as the client or a one-test server; returns the handshake to go on with. */
+    private PerftestHandshake agree() throws IOException {
+        PerftestHandshake handshake = new PerftestHandshake(channel, options, settleDelay);
+        try {
+            PerftestVersion remote = handshake.exchangeVersion();
+            String servePeer = settings.servePeerAddress();
+            if (remote.isJperf()) {
+                Map<String, String> ours = extensionFields();
+                if (!options.isServer()) {
+                    ours.putAll(ServeRequest.fields(options, servePeer));
+                }
+                Map<String, String> theirs = JperfExtension.exchange(channel, ours, "jperf parameter exchange");
+                if (theirs.containsKey(ServeRequest.ERROR)) {
+                    throw refusal(theirs);
+                }
+                if (servePeer != null && !theirs.containsKey(ServeRequest.SERVED)) {
+                    warn("the peer is a one-test jperf server, not `jperf serve`: it uses its own device,"
+                            + " whatever " + servePeer + " asks");
+                }
+                checkParameters(theirs);
+                latencyWarmupRounds = Math.min(ourWarmupRounds(), parseRounds(theirs.get(WARMUP_FIELD)));
+            } else if (cm != null) {
+                throw new TestFailedException("-R needs jperf at both ends, but the peer is perftest " + remote.text()
+                        + ": perftest's -R runs its control exchange over an RDMA CM QP in a binary format that"
+                        + " changes between versions; run both ends without -R, or jperf on both ends");
+            } else if (servePeer != null) {
+                warn("the peer is perftest " + remote.text() + ": it uses its own device, whatever " + servePeer + " asks");
+            }
+            return handshake;
+        } catch (IOException | RuntimeException e) {
+            handshake.close();
+            throw e;
+        }
+    }
+
+    /** Version and jperf extension as {@code jperf serve}: the client's request decides this end's options. */
+    private PerftestHandshake agreeAsServed() throws IOException {
+        PerftestVersion remote = channel.exchangeVersion(PerftestVersion.ADVERTISED);
+        if (!remote.isJperf()) {
+            throw new TestFailedException("`jperf serve` runs tests for jperf clients, which send their parameters;"
+                    + " the client is perftest " + remote.text() + ": for perftest clients run `jperf write-bw` or"
+                    + " `jperf write-lat` without a host (a one-test server with the same options)");
+        }
+        Map<String, String> theirs = JperfExtension.respond(channel, this::answerRequest, "jperf parameter exchange");
+        if (openFailure != null) {
+            throw openFailure;
+        }
+        checkParameters(theirs);
+        latencyWarmupRounds = Math.min(ourWarmupRounds(), parseRounds(theirs.get(WARMUP_FIELD)));
+        return PerftestHandshake.afterVersion(channel, options);
+    }
+
+    private Map<String, String> answerRequest(Map<String, String> request) {
+        Map<String, String> answer = new LinkedHashMap<>();
+        answer.put(ServeRequest.SERVED, "true");
+        if (!ServeRequest.present(request)) {
+            openFailure = new TestFailedException("the jperf client sent no test request (an older jperf?);"
+                    + " `jperf serve` needs one");
+            answer.put(ServeRequest.ERROR, "this `jperf serve` needs the client's test request, which this jperf"
+                    + " client does not send: run a one-test server (`jperf write-bw` without a host) instead");
+            return answer;
+        }
+        try {
+            Opened opened = opener.open(request, channel);
+            options = opened.options();
+            endpoint = opened.endpoint();
+            cm = opened.cm();
+        } catch (ServeRefusedException e) {
+            openFailure = e;
+            answer.put(ServeRequest.ERROR, ServeRequest.escape(e.getMessage()));
+            e.pathRecord().ifPresent(r -> answer.put(ServeRequest.PATH, PathJson.toJson(r).replace('\n', ' ').strip()));
+            return answer;
+        }
+        answer.putAll(extensionFields());
+        return answer;
+    }
+
+    /** The serve peer could not run the test: its reason, and what its path record says about its own end. */
+    private static TestFailedException refusal(Map<String, String> theirs) {
+        List<io.jperf.path.Verdict> verdicts = List.of();
+        String json = theirs.get(ServeRequest.PATH);
+        if (json != null) {
+            try {
+                verdicts = io.jperf.path.Verdicts.endState(PathJson.read(json), "peer");
+            } catch (IllegalArgumentException e) {
+                // an unreadable record only costs the verdicts; the reason below still says what failed
+            }
+        }
+        StringBuilder sb = new StringBuilder("the `jperf serve` peer cannot run this test: ")
+                .append(ServeRequest.unescape(theirs.get(ServeRequest.ERROR)));
+        verdicts.forEach(v -> sb.append("\n  ").append(v).append(" Fix: ").append(v.fixHint()));
+        return new TestFailedException(sb.toString(), null, verdicts);
+    }
+
     /** A failed test is often explained by its path: name the findings in the failure. */
     private static TestFailedException withVerdicts(TestFailedException e, Optional<PathReport> path) {
         if (path.isEmpty() || path.get().verdicts().isEmpty()) {
@@ -139,7 +259,7 @@ final class TestSession {
         }
         StringBuilder sb = new StringBuilder(e.getMessage()).append("\nThe path has problems that may explain it:");
         path.get().verdicts().forEach(v -> sb.append("\n  ").append(v).append(" Fix: ").append(v.fixHint()));
-        return new TestFailedException(sb.toString(), e);
+        return new TestFailedException(sb.toString(), e, path.get().verdicts());
     }
 
     private int ourWarmupRounds() {

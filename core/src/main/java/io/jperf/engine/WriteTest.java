@@ -52,13 +52,12 @@ public final class WriteTest {
 
     public static WriteTest of(TestOptions options) {
         return new WriteTest(options, new RunSettings(DEFAULT_TIMEOUT, TestListener.NONE,
-                PerftestHandshake.BW_SETTLE_DELAY, false, DEFAULT_WARMUP, -1));
+                PerftestHandshake.BW_SETTLE_DELAY, false, DEFAULT_WARMUP, -1, null));
     }
 
     /** Bounds connecting, accepting, every control read, and how long the data path may stall. */
     public WriteTest timeout(Duration value) {
-        return new WriteTest(options, new RunSettings(value, settings.listener(), settings.settleDelay(),
-                settings.qosExpected(), settings.warmup(), settings.cpu()));
+        return new WriteTest(options, settings.withTimeout(value));
     }
 
     public WriteTest listener(TestListener value) {
@@ -67,14 +66,12 @@ public final class WriteTest {
 
     /** perftest's bandwidth tests pause 1 s after connecting; two jperf ends may skip it. */
     public WriteTest settleDelay(Duration value) {
-        return new WriteTest(options, new RunSettings(settings.timeout(), settings.listener(), value,
-                settings.qosExpected(), settings.warmup(), settings.cpu()));
+        return new WriteTest(options, settings.withSettleDelay(value));
     }
 
     /** The fabric has a lossless / ECN class for RDMA: flag traffic class 0 and non-ECN-capable marking (F5). */
     public WriteTest qosExpected(boolean value) {
-        return new WriteTest(options, new RunSettings(settings.timeout(), settings.listener(), settings.settleDelay(),
-                value, settings.warmup(), settings.cpu()));
+        return new WriteTest(options, settings.withQosExpected(value));
     }
 
     /**
@@ -83,8 +80,7 @@ public final class WriteTest {
      * trips, only with a jperf peer (perftest counts every round).
      */
     public WriteTest warmup(Duration value) {
-        return new WriteTest(options, new RunSettings(settings.timeout(), settings.listener(), settings.settleDelay(),
-                settings.qosExpected(), value, settings.cpu()));
+        return new WriteTest(options, settings.withWarmup(value));
     }
 
     /**
@@ -93,8 +89,26 @@ public final class WriteTest {
      * thread stays pinned afterwards. -1 (the default) leaves placement to the kernel.
      */
     public WriteTest cpu(int cpu) {
-        return new WriteTest(options, new RunSettings(settings.timeout(), settings.listener(), settings.settleDelay(),
-                settings.qosExpected(), settings.warmup(), cpu));
+        return new WriteTest(options, settings.withCpu(cpu));
+    }
+
+    /**
+     * For a client whose peer runs {@code jperf serve}: asks the peer to run the test on its device
+     * and GID that carry {@code address} (one of the peer's RDMA addresses, e.g. a second rail),
+     * while the control connection goes to the server host. With {@code -R} the client's RDMA CM
+     * connects to this address. Null (the default): the peer uses the address the control
+     * connection reached. Another kind of peer ignores it, with a warning.
+     */
+    public WriteTest servePeerAddress(String address) {
+        return new WriteTest(options, settings.withServePeerAddress(address));
+    }
+
+    /**
+     * Starts a {@code jperf serve} server with these settings: it listens on the options' port and
+     * runs one test per jperf client, adopting each client's parameters (see {@link JperfServer}).
+     */
+    public JperfServer serveClients() throws IOException {
+        return JperfServer.listen(options, settings);
     }
 
     public TestOptions options() {
@@ -134,7 +148,7 @@ public final class WriteTest {
                 return new TestSession(options, null, cm, channel, settings).run();
             }
         }
-        try (CmLink cm = CmLink.client(options)) {
+        try (CmLink cm = CmLink.client(options, settings.servePeerAddress())) {
             ControlChannel channel;
             try {
                 channel = ControlChannel.connect(options.serverHost(), options.port(), bindAddress(), settings.timeout());

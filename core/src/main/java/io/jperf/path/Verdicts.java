@@ -93,6 +93,23 @@ public final class Verdicts {
         return List.copyOf(out);
     }
 
+    /**
+     * The checks that hold for one end whatever its peer and destination: GID choice (F1), netdev
+     * vs port MTU (F4), port/netdev/IP state (F6), NUMA placement (F7). For an end that could not
+     * run a test, e.g. a peer that refused because its port is down.
+     *
+     * @param endName how the evidence names the end, e.g. {@code peer}
+     */
+    public static List<Verdict> endState(PathRecord record, String endName) {
+        End e = new End(endName, record);
+        List<Verdict> out = new ArrayList<>();
+        gidChoice(e, out);
+        netdevMtu(e, out);
+        state(e, out);
+        numa(e, out);
+        return List.copyOf(out);
+    }
+
     private record End(String name, PathRecord r) {
         String key(String k) {
             return name + "." + k;

@@ -122,6 +122,16 @@ public final class ControlChannel implements AutoCloseable {
         return role;
     }
 
+    /** This end's address of the connection (on a server: the address the client reached). */
+    public java.net.InetAddress localAddress() {
+        return socket.getLocalAddress();
+    }
+
+    /** The peer's address of the connection. */
+    public java.net.InetAddress remoteAddress() {
+        return socket.getInetAddress();
+    }
+
     /** The peer's version once {@link #exchangeVersion} has run, else null. */
     public PerftestVersion remoteVersion() {
         return remoteVersion;
@@ -288,11 +298,11 @@ public final class ControlChannel implements AutoCloseable {
         return theirs;
     }
 
-    private void writeVariable(byte[] bytes, String step) throws IOException {
+    void writeVariable(byte[] bytes, String step) throws IOException {
         write(ByteBuffer.allocate(4 + bytes.length).putInt(bytes.length).put(bytes).array(), step);
     }
 
-    private byte[] readVariable(int maxLength, String step) throws IOException {
+    byte[] readVariable(int maxLength, String step) throws IOException {
         int length = ByteBuffer.wrap(readFully(4, step)).getInt();
         if (length < 0 || length > maxLength) {
             throw new ProtocolException("the peer announced a " + length + "-byte message during " + step

@@ -25,6 +25,22 @@ public final class JperfExtension {
         return decode(channel.exchangeVariable(encode(ours), MAX_BYTES, step));
     }
 
+    /**
+     * The server's side of an exchange whose answer depends on the question: reads the client's
+     * fields, then sends what {@code answer} makes of them. If {@code answer} throws, the exception
+     * propagates and nothing is sent (the caller reports it and closes the channel).
+     */
+    public static Map<String, String> respond(ControlChannel channel,
+                                              java.util.function.Function<Map<String, String>, Map<String, String>> answer,
+                                              String step) throws IOException {
+        if (channel.role() != Role.SERVER) {
+            throw new IllegalStateException("only the server answers; the client calls exchange");
+        }
+        Map<String, String> theirs = decode(channel.readVariable(MAX_BYTES, step));
+        channel.writeVariable(encode(answer.apply(theirs)), step);
+        return theirs;
+    }
+
     static byte[] encode(Map<String, String> fields) {
         StringBuilder sb = new StringBuilder();
         for (Map.Entry<String, String> e : fields.entrySet()) {

@@ -13,7 +13,8 @@ import java.util.Objects;
  * The order of perftest 6.06's control exchanges for {@code ib_write_bw} and {@code ib_write_lat}
  * (non-rdma_cm), driving a {@link ControlChannel}. The caller performs the QP work between the steps:
  * <ol>
- *   <li>{@link #preamble}: (bw only) both sides sleep 1 s; version; page size and cache line; MTU.</li>
+ *   <li>{@link #exchangeVersion} and {@link #preamble}: (bw only) both sides sleep 1 s; version; page size
+ *       and cache line; MTU. Two jperf ends exchange their extension between the version and the rest.</li>
  *   <li>{@link #exchangeQpKeys}: the key message of every QP (lat first sends QP0's one extra time).
  *       The caller then moves its QPs to RTR and RTS with the remote values.</li>
  *   <li>{@link #confirmQpKeys}: every QP's key message again, after the QPs are connected (perftest
@@ -33,7 +34,7 @@ public final class PerftestHandshake implements AutoCloseable {
     /** How long both sides of a bandwidth test pause after connecting (perftest's {@code sleep(1)}). */
     public static final Duration BW_SETTLE_DELAY = Duration.ofSeconds(1);
 
-    private enum Step { NEW, PREAMBLE_DONE, KEYS_DONE, CONFIRMED, READY, FINISHED }
+    private enum Step { NEW, VERSION_DONE, PREAMBLE_DONE, KEYS_DONE, CONFIRMED, READY, FINISHED }
 
     private final ControlChannel channel;
     private final TestKind kind;
@@ -68,6 +69,20 @@ public final class PerftestHandshake implements AutoCloseable {
         this.settleDelay = Objects.requireNonNull(settleDelay, "settleDelay");
     }
 
+    /**
+     * A handshake whose version exchange already ran on {@code channel} (e.g. by a server that
+     * learns the test's parameters from a jperf client only after it), continuing with
+     * {@link #preamble}.
+     */
+    public static PerftestHandshake afterVersion(ControlChannel channel, TestOptions options) {
+        if (channel.remoteVersion() == null) {
+            throw new IllegalStateException("the version exchange has not run on this channel");
+        }
+        PerftestHandshake h = new PerftestHandshake(channel, options, Duration.ZERO);
+        h.step = Step.VERSION_DONE;
+        return h;
+    }
+
     /** The channel being driven (e.g. to change its read timeout). */
     public ControlChannel channel() {
         return channel;
@@ -84,13 +99,12 @@ public final class PerftestHandshake implements AutoCloseable {
     }
 
     /**
-     * Step 1. For bandwidth tests sleeps the settle delay first, then exchanges version
-     * ({@link PerftestVersion#ADVERTISED}), page/cache line and MTU.
-     *
-     * @param ibvMtu this side's MTU as {@code enum ibv_mtu} (1..5)
+     * Step 1a. For bandwidth tests sleeps the settle delay first, then exchanges the version
+     * ({@link PerftestVersion#ADVERTISED}). Two jperf ends exchange their extension fields next,
+     * before {@link #preamble}, so a server can learn the test's parameters before it opens a device.
      */
-    public Preamble preamble(int pageSize, int cacheLineSize, int ibvMtu) throws IOException {
-        advance(Step.NEW, Step.PREAMBLE_DONE);
+    public PerftestVersion exchangeVersion() throws IOException {
+        advance(Step.NEW, Step.VERSION_DONE);
         if (kind.isBandwidth() && !settleDelay.isZero()) {
             try {
                 Thread.sleep(settleDelay);
@@ -99,10 +113,23 @@ public final class PerftestHandshake implements AutoCloseable {
                 throw new InterruptedIOException("interrupted before the version exchange");
             }
         }
-        PerftestVersion remote = channel.exchangeVersion(PerftestVersion.ADVERTISED);
+        return channel.exchangeVersion(PerftestVersion.ADVERTISED);
+    }
+
+    /**
+     * Step 1b. Exchanges page/cache line and MTU (and the version first, if {@link #exchangeVersion}
+     * has not run).
+     *
+     * @param ibvMtu this side's MTU as {@code enum ibv_mtu} (1..5)
+     */
+    public Preamble preamble(int pageSize, int cacheLineSize, int ibvMtu) throws IOException {
+        if (step == Step.NEW) {
+            exchangeVersion();
+        }
+        advance(Step.VERSION_DONE, Step.PREAMBLE_DONE);
         PageAndCacheLine pc = channel.exchangePageAndCacheLine(pageSize, cacheLineSize);
         int mtu = channel.exchangeMtu(ibvMtu);
-        return new Preamble(remote, pc, mtu);
+        return new Preamble(channel.remoteVersion(), pc, mtu);
     }
 
     /**

@@ -1,0 +1,198 @@
+package io.jperf.cli;
+
+import io.jperf.engine.JperfServer;
+import io.jperf.engine.JperfServer.Served;
+import io.jperf.engine.TestListener;
+import io.jperf.engine.WriteTest;
+import io.jperf.engine.WriteTestResult;
+import io.jperf.options.OptionsException;
+import io.jperf.options.TestKind;
+import io.jperf.options.TestOptions;
+import io.jperf.path.Verdict;
+import io.jperf.result.BandwidthResult;
+import io.jperf.result.LatencyResult;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.time.LocalTime;
+import java.time.temporal.ChronoUnit;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+
+/** {@code jperf serve}: a server that stays up and runs each jperf client's test as the client asks. */
+@Command(name = "serve", mixinStandardHelpOptions = true,
+        description = {
+            "Serve jperf clients one after another (write-bw, write-lat, sweep): each client sends its test"
+                + " parameters and the server address to use; the test runs on the device and GID that carry that"
+                + " address (default: the address the client connected to, else -d/-x).",
+            "perftest clients cannot use it (they do not send their parameters): for them run `jperf write-bw`"
+                + " or `jperf write-lat` without a host.",
+            "Prints one line per client; runs until killed, or until --count clients were served."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {
+            "0:--count clients were served and every test ran",
+            "1:with --count, at least one client's test failed",
+            "2:invalid options",
+            "3:no usable RDMA here",
+            "4:listening failed"})
+final class ServeCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = {"-p", "--port"}, paramLabel = "PORT", description = "TCP control port (default 18515).")
+    Integer port;
+
+    @Option(names = {"-d", "--ib-dev"}, paramLabel = "DEV",
+            description = "Device for clients whose address is on no RDMA device (default: the first one).")
+    String device;
+
+    @Option(names = {"-i", "--ib-port"}, paramLabel = "N", description = "Port of that device (default 1).")
+    Integer ibPort;
+
+    @Option(names = {"-x", "--gid-index"}, paramLabel = "INDEX", description = "GID index on that device.")
+    Integer gidIndex;
+
+    @Option(names = "--bind_source_ip", paramLabel = "ADDR", description = "Listen on this address only.")
+    String bindAddress;
+
+    @Option(names = "--count", paramLabel = "N", description = "Exit after serving N clients (default: never).")
+    Integer count;
+
+    @Option(names = "--timeout", paramLabel = "SECONDS",
+            description = "Bound on every wait within one client's test (default 60).")
+    Integer timeoutSeconds;
+
+    @Option(names = "--idle-timeout", paramLabel = "SECONDS",
+            description = "Exit when no client came for this long (default: wait forever).")
+    Integer idleSeconds;
+
+    @Option(names = "--qos", description = "Report traffic class 0 or Not-ECT marking as a path problem (F5).")
+    boolean qosExpected;
+
+    @Option(names = "--cpu", paramLabel = "N", description = "Pin the serving thread to CPU N.")
+    Integer cpu;
+
+    @Override
+    public Integer call() throws IOException {
+        if (count != null && count < 1) {
+            throw new UsageException("--count must be at least 1 (got " + count + ")");
+        }
+        if (timeoutSeconds != null && timeoutSeconds < 1) {
+            throw new UsageException("--timeout must be at least 1 second (got " + timeoutSeconds + ")");
+        }
+        if (idleSeconds != null && idleSeconds < 1) {
+            throw new UsageException("--idle-timeout must be at least 1 second (got " + idleSeconds + ")");
+        }
+        TestOptions base;
+        try {
+            TestOptions.Builder b = TestOptions.builder(TestKind.WRITE_BW);
+            if (port != null) {
+                b.port(port);
+            }
+            if (device != null) {
+                b.device(device);
+            }
+            if (ibPort != null) {
+                b.ibPort(ibPort);
+            }
+            if (gidIndex != null) {
+                b.gidIndex(gidIndex);
+            }
+            if (bindAddress != null) {
+                b.bindSourceIp(bindAddress);
+            }
+            base = b.build();
+        } catch (OptionsException e) {
+            throw new UsageException(e.getMessage());
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        WriteTest template = WriteTest.of(base).qosExpected(qosExpected).cpu(cpu == null ? -1 : cpu)
+                .listener(new TestListener() {
+                    @Override
+                    public void warning(String message) {
+                        err.println("jperf serve: warning: " + message);
+                        err.flush();
+                    }
+                })
+                .timeout(timeoutSeconds != null ? Duration.ofSeconds(timeoutSeconds) : WriteTest.DEFAULT_TIMEOUT);
+        Duration wait = idleSeconds != null ? Duration.ofSeconds(idleSeconds) : Duration.ofHours(1);
+        int served = 0;
+        int failed = 0;
+        try (JperfServer server = template.serveClients()) {
+            out.println("jperf serve: listening on TCP port " + server.port()
+                    + (bindAddress != null ? " of " + bindAddress : "") + (count != null ? ", for " + count + " client(s)" : ""));
+            out.flush();
+            while (count == null || served < count) {
+                Optional<Served> next = server.serveNext(wait);
+                if (next.isEmpty()) {
+                    if (idleSeconds != null) {
+                        out.println("jperf serve: no client for " + idleSeconds + " s, exiting");
+                        break;
+                    }
+                    continue;
+                }
+                served++;
+                Served s = next.get();
+                if (s.failure().isPresent()) {
+                    failed++;
+                }
+                out.println(describe(served, s));
+                out.flush();
+            }
+        }
+        return count != null && failed > 0 ? ExitCodes.TEST_FAILED : ExitCodes.OK;
+    }
+
+    /** {@code [3] 14:02:11 10.20.0.1 write_bw rxe1 GID 3 -R tclass 106: ok 0.52 Gb/s (65536 B); path F2 ERROR}. */
+    static String describe(int n, Served s) {
+        StringBuilder sb = new StringBuilder().append('[').append(n).append("] ")
+                .append(LocalTime.now().truncatedTo(ChronoUnit.SECONDS)).append(' ')
+                .append(s.client().getHostAddress());
+        s.options().ifPresent(o -> {
+            sb.append(' ').append(o.kind().perftestName()).append(' ').append(o.device() == null ? "(first device)" : o.device());
+            if (o.gidIndex() >= 0) {
+                sb.append(" GID ").append(o.gidIndex());
+            }
+            if (o.rdmaCm()) {
+                sb.append(" -R");
+            }
+            if (o.trafficClass() != 0) {
+                sb.append(" tclass ").append(o.trafficClass());
+            }
+        });
+        sb.append(": ");
+        if (s.result().isPresent()) {
+            sb.append("ok").append(figures(s.result().get()));
+            String verdicts = s.result().get().path().map(p -> p.verdicts().stream().map(ServeCommand::tag)
+                    .collect(Collectors.joining(" "))).orElse("");
+            sb.append(verdicts.isEmpty() ? "; path consistent" : "; path " + verdicts);
+        } else {
+            RuntimeException e = s.failure().orElseThrow();
+            sb.append("FAILED: ").append(String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
+        }
+        return sb.toString();
+    }
+
+    private static String figures(WriteTestResult r) {
+        if (!r.bandwidth().isEmpty()) {
+            BandwidthResult b = r.bandwidth().getLast();
+            return String.format(" %.2f %s average (%d B)", b.average(), b.unit().label(), b.sizeBytes());
+        }
+        if (!r.latency().isEmpty()) {
+            LatencyResult l = r.latency().getFirst();
+            return String.format(" t_typical %.2f us (%d B)", l.typicalUs(), l.sizeBytes());
+        }
+        return "";
+    }
+
+    private static String tag(Verdict v) {
+        return v.id() + " " + v.severity();
+    }
+}
