@@ -1,7 +1,5 @@
 package io.jperf.cli;
 
-import picocli.CommandLine;
-
 /** The {@code jperf} process entry point. */
 public final class Main {
     private Main() {

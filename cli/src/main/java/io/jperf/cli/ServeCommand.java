@@ -12,6 +12,7 @@ import io.jperf.path.Verdict;
 import io.jperf.result.BandwidthResult;
 import io.jperf.result.LatencyResult;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -72,11 +73,8 @@ final class ServeCommand implements Callable<Integer> {
             description = "Exit when no client came for this long (default: wait forever).")
     Integer idleSeconds;
 
-    @Option(names = "--qos", description = "Report traffic class 0 or Not-ECT marking as a path problem (F5).")
-    boolean qosExpected;
-
-    @Option(names = "--cpu", paramLabel = "N", description = "Pin the serving thread to CPU N.")
-    Integer cpu;
+    @Mixin
+    RunFlags run;
 
     @Override
     public Integer call() throws IOException {
@@ -113,7 +111,8 @@ final class ServeCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        WriteTest template = WriteTest.of(base).qosExpected(qosExpected).cpu(cpu == null ? -1 : cpu)
+        run.validate();
+        WriteTest template = run.applyTo(WriteTest.of(base))
                 .listener(new TestListener() {
                     @Override
                     public void warning(String message) {

@@ -1,6 +1,5 @@
 package io.jperf.cli;
 
-import io.jperf.options.Connection;
 import io.jperf.options.OptionsException;
 import io.jperf.options.TestKind;
 import io.jperf.options.TestOptions;
@@ -95,77 +94,14 @@ final class SweepCommand implements Callable<Integer> {
 
     // ------------------------------------------------------------------ every choice
 
-    @Option(names = {"-p", "--port"}, paramLabel = "PORT", description = "The peer's TCP control port (default 18515).")
-    Integer port;
-
-    @Option(names = {"-d", "--ib-dev"}, paramLabel = "DEV", description = "RDMA device (default: the first one).")
-    String device;
-
-    @Option(names = {"-i", "--ib-port"}, paramLabel = "N", description = "Port of the device (default 1).")
-    Integer ibPort;
-
-    @Option(names = {"-s", "--size"}, paramLabel = "BYTES",
-            description = "Message size (default: write-bw 65536, write-lat 2).")
-    String size;
-
-    @Option(names = {"-a", "--all"}, description = "Run all sizes from 2 B to 8 MiB at every choice.")
-    boolean allSizes;
-
-    @Option(names = {"-n", "--iters"}, paramLabel = "N",
-            description = "Iterations per size (default: write-bw 5000, write-lat 1000).")
-    Integer iterations;
-
-    @Option(names = {"-D", "--duration"}, paramLabel = "SECONDS",
-            description = "Run each choice this long instead of -n.")
-    Integer duration;
-
-    @Option(names = {"-c", "--connection"}, paramLabel = "RC|UC", description = "Transport (default RC).")
-    Connection connection;
-
-    @Option(names = {"-I", "--inline_size"}, paramLabel = "BYTES", description = "Largest message sent inline.")
-    Integer inlineSize;
-
-    @Option(names = {"-m", "--mtu"}, paramLabel = "BYTES", description = "Path MTU 256..4096 (default: active MTU).")
-    Integer mtu;
-
-    @Option(names = {"-x", "--gid-index"}, paramLabel = "INDEX",
-            description = "GID index (default: perftest's choice).")
-    Integer gidIndex;
-
-    @Option(names = {"-S", "--sl"}, paramLabel = "SL", description = "Service level 0..15 (default 0).")
-    Integer serviceLevel;
-
-    @Option(names = "--tclass", paramLabel = "TC", description = "GRH traffic class 0..255 (default 0).")
-    Integer trafficClass;
-
-    @Option(names = {"-u", "--qp-timeout"}, paramLabel = "N",
-            description = "QP ACK timeout exponent 0..31 (default 14).")
-    Integer qpTimeout;
-
-    @Option(names = {"-R", "--rdma_cm"}, description = "Connect the test QPs with RDMA CM at every choice.")
-    boolean rdmaCm;
-
-    @Option(names = {"-T", "--tos"}, paramLabel = "TOS", description = "RDMA CM type of service 0..255 (with -R).")
-    Integer tos;
-
-    @Option(names = {"-F", "--CPU-freq"}, description = "Accepted for perftest compatibility.")
-    boolean cpuFreq;
-
-    @Option(names = "--bind_source_ip", paramLabel = "ADDR", description = "Local address of every choice.")
-    String bindSourceIp;
+    @Mixin
+    TestParameterFlags params;
 
     @Mixin
     BwFlags bw;
 
-    @Option(names = "--qos", description = "The fabric has a lossless/ECN class: report traffic class 0 or"
-            + " Not-ECT marking as a path problem (F5).")
-    boolean qosExpected;
-
-    @Option(names = "--warmup", paramLabel = "SECONDS", description = "Warm-up of each choice (default 1; 0 = off).")
-    Double warmupSeconds;
-
-    @Option(names = "--cpu", paramLabel = "N", description = "Pin the test thread to CPU N.")
-    Integer cpu;
+    @Mixin
+    RunFlags run;
 
     // ------------------------------------------------------------------ the sweep
 
@@ -248,9 +184,9 @@ final class SweepCommand implements Callable<Integer> {
                 throw new UsageException(String.join(", ", bwOnly) + ": only for a write-bw sweep");
             }
         }
-        requireNotBoth(size != null, sizes, "-s", "--sizes");
-        requireNotBoth(trafficClass != null, tclasses, "--tclass", "--tclasses");
-        requireNotBoth(rdmaCm, rdmaCmValues, "-R", "--rdma-cm");
+        requireNotBoth(params.size != null, sizes, "-s", "--sizes");
+        requireNotBoth(params.trafficClass != null, tclasses, "--tclass", "--tclasses");
+        requireNotBoth(params.rdmaCm, rdmaCmValues, "-R", "--rdma-cm");
         if (pointTimeoutSeconds != null && (pointTimeoutSeconds < 1 || pointTimeoutSeconds > 86_400)) {
             throw new UsageException("--point-timeout must be between 1 and 86400 seconds (got " + pointTimeoutSeconds
                     + ")");
@@ -258,9 +194,7 @@ final class SweepCommand implements Callable<Integer> {
         if (pauseSeconds != null && !(pauseSeconds >= 0 && pauseSeconds <= 3600)) {
             throw new UsageException("--pause must be between 0 and 3600 seconds (got " + pauseSeconds + ")");
         }
-        if (warmupSeconds != null && !(warmupSeconds >= 0 && warmupSeconds <= 600)) {
-            throw new UsageException("--warmup must be between 0 and 600 seconds (got " + warmupSeconds + ")");
-        }
+        run.validate();
         requireDirectory(outJson, "--out_json");
         requireDirectory(html, "--html");
         TestOptions base;
@@ -284,8 +218,8 @@ final class SweepCommand implements Callable<Integer> {
     }
 
     private Sweep sweep(SweepPlan plan) {
-        Sweep s = Sweep.of(plan).pathCheck(pathCheck).sourceLocator(locator).qosExpected(qosExpected)
-                .cpu(cpu == null ? -1 : cpu);
+        Sweep s = Sweep.of(plan).pathCheck(pathCheck).sourceLocator(locator).qosExpected(run.qosExpected)
+                .cpu(run.cpuOrNone()).warmup(run.warmup());
         if (runner != null) {
             s = s.runner(runner);
         }
@@ -295,53 +229,13 @@ final class SweepCommand implements Callable<Integer> {
         if (pauseSeconds != null) {
             s = s.pause(Duration.ofNanos((long) (pauseSeconds * 1e9)));
         }
-        if (warmupSeconds != null) {
-            s = s.warmup(Duration.ofNanos((long) (warmupSeconds * 1e9)));
-        }
         return s;
     }
 
     private TestOptions baseOptions(TestKind testKind) {
-        TestOptions.Builder b = TestOptions.builder(testKind).serverHost(peer);
-        if (port != null) {
-            b.port(port);
-        }
-        b.device(device);
-        if (ibPort != null) {
-            b.ibPort(ibPort);
-        }
-        if (size != null) {
-            b.size(size);
-        }
-        b.allSizes(allSizes);
-        if (iterations != null) {
-            b.iterations(iterations);
-        }
-        if (duration != null) {
-            b.durationSeconds(duration);
-        }
-        if (connection != null) {
-            b.connection(connection);
-        }
-        if (inlineSize != null) {
-            b.inlineSize(inlineSize);
-        }
-        b.mtu(mtu);
-        if (gidIndex != null) {
-            b.gidIndex(gidIndex);
-        }
-        if (serviceLevel != null) {
-            b.serviceLevel(serviceLevel);
-        }
-        if (trafficClass != null) {
-            b.trafficClass(trafficClass);
-        }
-        if (qpTimeout != null) {
-            b.qpTimeout(qpTimeout);
-        }
-        // with --rdma-cm, -T goes with its "on" choices: the base carries -R so that it is valid;
-        // each choice sets its own -R
-        b.rdmaCm(rdmaCm || (rdmaCmValues != null && tos != null)).tos(tos).bindSourceIp(bindSourceIp);
+        TestOptions.Builder b = params.applyTo(TestOptions.builder(testKind).serverHost(peer));
+        // -T is valid only with -R: with --rdma-cm the base carries -R so that the "on" choices keep -T
+        b.rdmaCm(params.rdmaCm || (rdmaCmValues != null && params.tos != null));
         bw.applyTo(b);
         return b.build();
     }

@@ -30,9 +30,7 @@ final class WriteTestCommand {
         if (common.peerDevice != null && !options.loopback()) {
             throw new UsageException("--peer-dev goes with --loopback");
         }
-        if (common.warmupSeconds != null && !(common.warmupSeconds >= 0 && common.warmupSeconds <= 600)) {
-            throw new UsageException("--warmup must be between 0 and 600 seconds (got " + common.warmupSeconds + ")");
-        }
+        common.run.validate();
         if (common.timeoutSeconds != null && common.timeoutSeconds < 1) {
             throw new UsageException("--timeout must be at least 1 second (got " + common.timeoutSeconds + ")");
         }
@@ -47,10 +45,7 @@ final class WriteTestCommand {
         };
         boolean longRun = options.allSizes() || options.isDuration();
         listener = new ProgressIndicator(listener, err, longRun && System.console() != null);
-        WriteTest test = WriteTest.of(options).listener(listener).qosExpected(common.qosExpected)
-                .cpu(common.cpu == null ? -1 : common.cpu)
-                .warmup(common.warmupSeconds == null ? WriteTest.DEFAULT_WARMUP
-                        : Duration.ofNanos((long) (common.warmupSeconds * 1e9)))
+        WriteTest test = common.run.applyTo(WriteTest.of(options).listener(listener))
                 .timeout(common.timeoutSeconds != null ? Duration.ofSeconds(common.timeoutSeconds)
                         : WriteTest.DEFAULT_TIMEOUT);
         WriteTestResult result = options.loopback() ? test.runLoopback(common.peerDevice) : test.run();

@@ -7,7 +7,6 @@ import io.jperf.path.Verdict;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.StringJoiner;
 

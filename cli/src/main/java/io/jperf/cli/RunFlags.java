@@ -1,0 +1,44 @@
+package io.jperf.cli;
+
+import io.jperf.engine.WriteTest;
+import picocli.CommandLine.Option;
+
+import java.time.Duration;
+
+/** How a test runs beyond perftest's parameters, shared by write-bw, write-lat, serve and sweep. */
+final class RunFlags {
+    @Option(names = "--qos", description = "The fabric has a lossless/ECN class for RDMA: report traffic class 0 or"
+            + " non-ECN-capable marking as a path problem (F5).")
+    boolean qosExpected;
+
+    @Option(names = "--warmup", paramLabel = "SECONDS", description = "Warm the data path up before measuring so the"
+            + " JIT has compiled it: write-bw writes this long before the first size; write-lat runs 40960 unmeasured"
+            + " rounds when the peer is jperf. 0 turns it off (default 1).")
+    Double warmupSeconds;
+
+    @Option(names = "--cpu", paramLabel = "N", description = "Pin the test thread (not the whole JVM) to CPU N;"
+            + " the JIT and GC threads keep the other CPUs. The path record shows where the thread ran.")
+    Integer cpu;
+
+    /** Refuses out-of-range values with exit 2. */
+    void validate() {
+        if (warmupSeconds != null && !(warmupSeconds >= 0 && warmupSeconds <= 600)) {
+            throw new UsageException("--warmup must be between 0 and 600 seconds (got " + warmupSeconds + ")");
+        }
+        if (cpu != null && cpu < 0) {
+            throw new UsageException("--cpu must be a CPU number, 0 or more (got " + cpu + ")");
+        }
+    }
+
+    int cpuOrNone() {
+        return cpu == null ? -1 : cpu;
+    }
+
+    Duration warmup() {
+        return warmupSeconds == null ? WriteTest.DEFAULT_WARMUP : Duration.ofNanos((long) (warmupSeconds * 1e9));
+    }
+
+    WriteTest applyTo(WriteTest test) {
+        return test.qosExpected(qosExpected).cpu(cpuOrNone()).warmup(warmup());
+    }
+}
