@@ -60,9 +60,31 @@ final class PathStage {
                 }
             }
         }
-        Verdicts.Option[] options = qosExpected ? new Verdicts.Option[] {Verdicts.Option.QOS_EXPECTED}
+        return Optional.of(new PathReport(local, peer, Verdicts.evaluate(local, peer.orElse(null), options(qosExpected))));
+    }
+
+    /**
+     * This end's findings when the test cannot connect (e.g. the ends' GIDs are of different
+     * kinds): its own path towards the peer's GID, checked without the peer's record. Empty when
+     * the path cannot be probed.
+     */
+    static List<io.jperf.path.Verdict> localVerdicts(Endpoint endpoint, io.jperf.verbs.Gid peerGid, int trafficClass,
+                                                     boolean qosExpected) {
+        Optional<GidEntry> gid = endpoint.gid();
+        if (gid.isEmpty() || gid.get().type() == GidType.IB) {
+            return List.of();
+        }
+        try (PathProbe probe = PathProbe.live()) {
+            PathRecord local = probe.probe(endpoint.context().query(), endpoint.port(), gid.get(),
+                    peerGid.toInetAddress(), new TrafficClass(trafficClass));
+            return Verdicts.evaluate(local, null, options(qosExpected));
+        } catch (IOException | RuntimeException e) {
+            return List.of();
+        }
+    }
+
+    private static Verdicts.Option[] options(boolean qosExpected) {
+        return qosExpected ? new Verdicts.Option[] {Verdicts.Option.QOS_EXPECTED}
                 : new Verdicts.Option[0];
-        List<io.jperf.path.Verdict> verdicts = Verdicts.evaluate(local, peer.orElse(null), options);
-        return Optional.of(new PathReport(local, peer, verdicts));
     }
 }

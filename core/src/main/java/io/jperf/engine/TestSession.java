@@ -112,6 +112,12 @@ final class TestSession {
                 warn("-m " + localMtu.bytes() + " is above the port's active MTU " + endpoint.port().activeMtu().bytes()
                         + " (on RoCE it follows the netdev MTU); the QP may refuse it");
             }
+            if (cm == null && options.gidIndex() < 0) {
+                endpoint.gid().filter(g -> g.gid().isLinkLocal()).ifPresent(g -> warn("no IPv4-mapped RoCE v2 GID on "
+                        + endpoint.context().deviceName() + " port " + endpoint.port().number() + ": using link-local GID "
+                        + g.index() + " as perftest would; give " + g.netdev().orElse("the RoCE netdev")
+                        + " an IPv4 address, or choose a GID with -x (`jperf devices -v`)"));
+            }
             Preamble preamble = handshake.preamble(PAGE_SIZE, CACHE_LINE, localMtu.nativeValue());
             String peerVersion = preamble.remoteVersion().text();
             boolean jperfPeer = preamble.remoteVersion().isJperf();
@@ -310,7 +316,8 @@ final class TestSession {
                 throw new TestFailedException("GID mismatch: ours " + ours + " is " + (ours.isIpv4Mapped() ? "" : "not ")
                         + "IPv4-mapped, the peer's " + theirs + " is " + (theirs.isIpv4Mapped() ? "" : "not ")
                         + "IPv4-mapped; choose GIDs of the same kind on both ends with -x (`jperf devices -v`"
-                        + " lists them; prefer the RoCE v2 GID of the IPv4 address)");
+                        + " lists them; prefer the RoCE v2 GID of the IPv4 address)",
+                        null, PathStage.localVerdicts(endpoint, theirs, options.trafficClass(), qosExpected));
             }
         }
     }

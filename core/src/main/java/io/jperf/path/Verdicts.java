@@ -18,8 +18,8 @@ import java.util.Set;
  * <ul>
  * <li>F1 GID: RoCE v1 or a link-local GID chosen; types, IPv4 mapping or link-locality differ
  *     between the ends; an end connects to an address that is not the other end's GID.</li>
- * <li>F2 egress: the kernel's route leaves through a netdev other than the GID's (multi-rail
- *     collapse); INFO when an unbound socket would pick another source address.</li>
+ * <li>F2 egress: this end's kernel route leaves through a netdev other than the GID's (multi-rail
+ *     collapse); INFO when an unbound socket would pick another source address (either end).</li>
  * <li>F3 return path (needs the peer's record): the peer has no route back, or its route back
  *     leaves through a netdev other than its GID's.</li>
  * <li>F4 MTU: active MTUs differ between the ends; a netdev MTU is too small for its port's
@@ -68,7 +68,8 @@ public final class Verdicts {
             gidPair(local, peerOrNull, out);
         }
         for (End e : ends) {
-            egress(e, out);
+            // the peer's own egress is its return path: F3 reports it, once
+            egress(e, out, e.r() == local);
         }
         if (peerOrNull != null) {
             returnPath(peerOrNull, out);
@@ -201,7 +202,7 @@ public final class Verdicts {
 
     // ---------------------------------------------------------------- F2 / F3
 
-    private static void egress(End e, List<Verdict> out) {
+    private static void egress(End e, List<Verdict> out, boolean checkEgress) {
         PathRecord p = e.r();
         RdmaEnd r = p.rdma();
         if (!r.isRoce() || r.netdev().isEmpty() || p.route().isEmpty()) {
@@ -211,7 +212,7 @@ public final class Verdicts {
         if (route.type() == RouteType.LOCAL) {
             return; // loopback test on one host: the egress is lo by design
         }
-        if (differentEgress(route, r)) {
+        if (checkEgress && differentEgress(route, r)) {
             String src = ip(p.source());
             long table = 100L + Math.max(r.ifindex(), 0);
             String perRailRoute = route.gateway()
