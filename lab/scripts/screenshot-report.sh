@@ -2,16 +2,39 @@
 # Developer tool (not used in CI): screenshot an HTML report, e.g. a jperf sweep report, with
 # headless Chromium.
 #   lab/scripts/screenshot-report.sh HTML [PNG]
+#   lab/scripts/screenshot-report.sh --side-by-side LEFT.html RIGHT.html PNG
 # PNG defaults to HTML with .png. JPERF_SCREENSHOT_SIZE=WIDTHxHEIGHT sets the window
-# (default 1400x2200; the page is cut at the window's height).
+# (default 1400x2200, 2800x2200 side by side; the page is cut at the window's height).
+# --side-by-side puts two reports next to each other (each titled with its file name), e.g. the
+# sweeps of lab/rdma-lab scenarios: sweep-multirail.html and sweep-single-default-route.html.
 # Exit codes: 0 written; 1 Chromium ran but wrote no PNG; 2 usage error or no Chromium.
 set -euo pipefail
 
-usage() { echo "usage: $0 HTML [PNG]" >&2; exit 2; }
-[ $# -ge 1 ] && [ $# -le 2 ] || usage
-html=$1
-[ -f "$html" ] || { echo "$0: no such file: $html" >&2; exit 2; }
-png=${2:-${html%.html}.png}
+usage() { echo "usage: $0 HTML [PNG] | --side-by-side LEFT.html RIGHT.html PNG" >&2; exit 2; }
+abspath() { echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"; }
+default_size=1400x2200
+if [ "${1:-}" = --side-by-side ]; then
+  [ $# -eq 4 ] || usage
+  for f in "$2" "$3"; do [ -f "$f" ] || { echo "$0: no such file: $f" >&2; exit 2; }; done
+  png=$4
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+  html=$tmp/side-by-side.html
+  pane() { printf '<div><h1>%s</h1><iframe src="file://%s"></iframe></div>\n' "$(basename "$1" .html)" "$(abspath "$1")"; }
+  {
+    echo '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"/><title>side by side</title><style>'
+    echo 'body{margin:0;display:flex;font-family:sans-serif}div{flex:1;border-right:3px solid #888}'
+    echo 'h1{font-size:18px;margin:6px 12px}iframe{border:0;width:100%;height:4000px}</style></head><body>'
+    pane "$2"; pane "$3"
+    echo '</body></html>'
+  } > "$html"
+  default_size=2800x2200
+else
+  [ $# -ge 1 ] && [ $# -le 2 ] || usage
+  html=$1
+  [ -f "$html" ] || { echo "$0: no such file: $html" >&2; exit 2; }
+  png=${2:-${html%.html}.png}
+fi
 
 browser=""
 for b in chromium chromium-browser google-chrome google-chrome-stable; do
@@ -23,9 +46,9 @@ if [ -z "$browser" ]; then
   exit 2
 fi
 
-size=${JPERF_SCREENSHOT_SIZE:-1400x2200}
+size=${JPERF_SCREENSHOT_SIZE:-$default_size}
 [[ $size =~ ^[0-9]+x[0-9]+$ ]] || { echo "$0: JPERF_SCREENSHOT_SIZE must be WIDTHxHEIGHT, got '$size'" >&2; exit 2; }
-abs=$(cd "$(dirname "$html")" && pwd)/$(basename "$html")
+abs=$(abspath "$html")
 out=$(cd "$(dirname "$png")" 2>/dev/null && pwd)/$(basename "$png") || { echo "$0: no directory for $png" >&2; exit 2; }
 rm -f "$out"
 # --no-sandbox: the usual case here is root in a container or VM; this only opens a local file.
