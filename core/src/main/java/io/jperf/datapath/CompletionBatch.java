@@ -36,7 +36,7 @@ public final class CompletionBatch {
 
     /** Polls up to {@link #capacity()} completions; returns how many, or a negative value on error. */
     public int poll(MemorySegment pollCqFn, MemorySegment cq) {
-        return InlineVerbs.pollCq(pollCqFn, cq, capacity, wcs);
+        return InlineVerbs.pollCqRaw(pollCqFn, cq.address(), capacity, wcs.address());
     }
 
     public long wrId(int i) {

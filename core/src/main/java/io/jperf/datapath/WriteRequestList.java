@@ -121,6 +121,6 @@ public final class WriteRequestList {
      * function pointer. Returns 0 or the errno the provider returned.
      */
     public int post(MemorySegment postSendFn, MemorySegment qp) {
-        return InlineVerbs.postSend(postSendFn, qp, wrs, badWr);
+        return InlineVerbs.postSendRaw(postSendFn, qp.address(), wrs.address(), badWr.address());
     }
 }

@@ -51,6 +51,8 @@ public final class BandwidthLoop {
     private boolean inSample;
     private long lastProgress;
     private long emptyPolls;
+    /** A completion arrived since the last clock check (the clock is read only every 64 empty polls). */
+    private boolean progressed;
     private long totalPosted;
     private long totalCompleted;
     private long firstPost;
@@ -119,6 +121,7 @@ public final class BandwidthLoop {
         while (totalCompleted < total && !errors.any() && step()) {
             // one method call per step, so the JIT compiles the step early
         }
+        lastCompletion = System.nanoTime();
         drainAfterFailure();
         return !errors.any() && !stalled;
     }
@@ -200,9 +203,8 @@ public final class BandwidthLoop {
         }
         int n = wcs.poll(pollFn, cq);
         if (n > 0) {
-            long now = System.nanoTime();
-            lastProgress = now;
-            lastCompletion = now;
+            progressed = true;
+            long now = stamp ? System.nanoTime() : 0;
             long done = totalCompleted;
             long doneInSample = 0;
             for (int i = 0; i < n; i++) {
@@ -226,9 +228,15 @@ public final class BandwidthLoop {
             }
         } else if (n < 0) {
             errors.postFailed(-n);
-        } else if ((++emptyPolls & CLOCK_CHECK_MASK) == 0 && System.nanoTime() - lastProgress > stallNanos) {
-            stalled = true;
-            return false;
+        } else if ((++emptyPolls & CLOCK_CHECK_MASK) == 0) {
+            long now = System.nanoTime();
+            if (progressed) {
+                progressed = false;
+                lastProgress = now;
+            } else if (now - lastProgress > stallNanos) {
+                stalled = true;
+                return false;
+            }
         }
         return true;
     }
@@ -331,6 +339,7 @@ public final class BandwidthLoop {
         sampleEnd = 0;
         sampleCompleted = 0;
         stalled = false;
+        progressed = false;
         errors.reset();
     }
 
@@ -366,7 +375,7 @@ public final class BandwidthLoop {
         return firstPost != 0 ? firstPost : tPosted.length > 0 ? tPosted[0] : 0;
     }
 
-    /** When the last completion of the last run arrived. */
+    /** When the last run saw its last completion (the clock is read as the loop ends, not per poll). */
     public long lastCompletionNanos() {
         return lastCompletion;
     }
