@@ -46,4 +46,34 @@ class BandwidthLoopOnStubTest {
             }
         }
     }
+
+    /**
+     * One loop, runs whose CQ moderation alternates between the post list (chains posted as they
+     * are) and other values (signals patched per write): every run must signal exactly its own
+     * pattern, whatever the previous run left in the chain.
+     */
+    @ParameterizedTest(name = "postList={0}")
+    @CsvSource({"1", "4"})
+    void switchingBetweenChainSignalsAndPatchedSignalsKeepsEveryCountExact(int postList) {
+        long wrs = 4800;
+        int[] moderations = {postList, 3 * postList, postList, 2 * postList == 2 ? 5 : 2 * postList, postList};
+        try (Arena arena = Arena.ofConfined(); StubProvider stub = StubProvider.create(BandwidthLoopBenchmark.TX_DEPTH)) {
+            MemorySegment buffer = arena.allocate(128, 64);
+            WriteRequestList list = new WriteRequestList(arena, postList, buffer.address(), 64, 1,
+                    buffer.address() + 64, 2, false);
+            BandwidthLoop loop = new BandwidthLoop(new MemorySegment[] {InlineVerbs.postSendFn(stub.qp())},
+                    new MemorySegment[] {stub.qp()}, new WriteRequestList[] {list}, InlineVerbs.pollCqFn(stub.cq()),
+                    stub.cq(), new CompletionBatch(arena, 16), 0, TimeUnit.SECONDS.toNanos(10));
+            for (int moderation : moderations) {
+                stub.reset();
+                assertTrue(loop.runIterations(wrs, BandwidthLoopBenchmark.TX_DEPTH, moderation, false),
+                        "moderation " + moderation);
+                assertEquals(wrs, loop.totalCompleted(), "moderation " + moderation);
+                assertEquals(wrs, stub.counter(Counter.POSTED_WRS));
+                assertEquals((wrs + moderation - 1) / moderation, stub.counter(Counter.SIGNALED_WRS),
+                        "every moderation-th write and the last are signalled, moderation " + moderation);
+                assertEquals(0, stub.cqPending());
+            }
+        }
+    }
 }

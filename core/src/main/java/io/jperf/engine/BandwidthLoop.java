@@ -51,6 +51,8 @@ public final class BandwidthLoop {
     private boolean inSample;
     private long lastProgress;
     private long emptyPolls;
+    /** The CQ moderation equals the post list: chains are posted unpatched (see {@link #prepareSignals}). */
+    private boolean chainSignals;
     /** A completion arrived since the last clock check (the clock is read only every 64 empty polls). */
     private boolean progressed;
     private long totalPosted;
@@ -111,6 +113,7 @@ public final class BandwidthLoop {
      */
     public boolean runIterations(long iterations, int txDepth, int cqMod, boolean timestamps) {
         reset(cqMod);
+        prepareSignals(cqMod);
         this.iterations = iterations;
         this.txDepth = txDepth;
         this.cqMod = cqMod;
@@ -132,6 +135,7 @@ public final class BandwidthLoop {
      */
     public boolean runDuration(long warmupNanos, long sampleNanos, long cooldownNanos, int txDepth, int cqMod) {
         reset(cqMod);
+        prepareSignals(cqMod);
         this.iterations = Long.MAX_VALUE;
         this.txDepth = txDepth;
         this.cqMod = cqMod;
@@ -247,6 +251,10 @@ public final class BandwidthLoop {
      * reload every field and array element around each post.
      */
     private void postWhileRoom(int q, long iterations, int txDepth, int cqMod, boolean stamp) {
+        if (chainSignals) {
+            postChainsWhileRoom(q, iterations, txDepth, stamp);
+            return;
+        }
         WriteRequestList list = lists[q];
         boolean[] flags = signaledFlags[q];
         MemorySegment postFn = postFns[q];
@@ -289,6 +297,59 @@ public final class BandwidthLoop {
         sinceSignal[q] = since;
         untilSignal[q] = until;
         totalPosted = sentTotal;
+    }
+
+    /**
+     * {@link #postWhileRoom} when the CQ moderation equals the post list (perftest's default with
+     * {@code -l}, and {@code -l 1 -Q 1}): every chain's last work request is signalled and covers the
+     * chain, so the chains were patched once by {@link #prepareSignals} and are posted as they are.
+     */
+    private void postChainsWhileRoom(int q, long iterations, int txDepth, boolean stamp) {
+        WriteRequestList list = lists[q];
+        MemorySegment postFn = postFns[q];
+        MemorySegment qp = qps[q];
+        int postList = list.length();
+        long sent = posted[q];
+        long room = txDepth + completed[q];
+        long sentTotal = totalPosted;
+        while (sent < iterations && sent + postList <= room) {
+            if (stamp) {
+                tPosted[(int) sentTotal] = System.nanoTime();
+            } else if (sentTotal == 0) {
+                firstPost = System.nanoTime();
+            }
+            int rc = list.post(postFn, qp);
+            if (rc != 0) {
+                errors.postFailed(rc);
+                break;
+            }
+            sent += postList;
+            sentTotal += postList;
+        }
+        posted[q] = sent;
+        totalPosted = sentTotal;
+    }
+
+    /**
+     * Chooses the posting path for a run: with the CQ moderation equal to the post list, signals
+     * and work-request ids never change (runs post whole chains, so the last write of a run ends a
+     * chain), and they are written once here.
+     */
+    private void prepareSignals(int cqMod) {
+        chainSignals = cqMod == lists[0].length();
+        if (!chainSignals) {
+            return;
+        }
+        for (int q = 0; q < numQps; q++) {
+            int last = lists[q].length() - 1;
+            for (int j = 0; j <= last; j++) {
+                if (signaledFlags[q][j] != (j == last)) {
+                    lists[q].setSignaled(j, j == last);
+                    signaledFlags[q][j] = j == last;
+                }
+            }
+            lists[q].setWrId(last, ((long) q << 32) | (last + 1));
+        }
     }
 
     /** After a failure the QP flushes what was outstanding; collect it so the counts are complete. */
