@@ -64,6 +64,10 @@ final class HtmlText {
             return "-";
         }
         double a = Math.abs(v);
+        if (a > 0 && a < 0.01) {
+            // small figures (an emulated lab's message rate, 0.0003 Mpps) keep three significant digits
+            return new java.math.BigDecimal(v).round(new java.math.MathContext(3)).stripTrailingZeros().toPlainString();
+        }
         String f = a >= 1000 ? "%.0f" : a >= 100 ? "%.1f" : a >= 1 || a == 0 ? "%.2f" : "%.3f";
         return String.format(Locale.ROOT, f, v);
     }

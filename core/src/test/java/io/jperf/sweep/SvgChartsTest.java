@@ -66,6 +66,8 @@ class SvgChartsTest {
         assertEquals("123.5", HtmlText.num(123.45));
         assertEquals("4821", HtmlText.num(4821.2));
         assertEquals("0.00", HtmlText.num(0));
+        assertEquals("0.000296", HtmlText.num(0.00029612), "small rates keep three significant digits");
+        assertEquals("0.0012", HtmlText.num(0.0012));
         assertEquals("12.5", HtmlText.coord(12.5));
         assertEquals("0", HtmlText.coord(Double.NaN));
     }
