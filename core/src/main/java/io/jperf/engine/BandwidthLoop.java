@@ -251,10 +251,6 @@ public final class BandwidthLoop {
      * reload every field and array element around each post.
      */
     private void postWhileRoom(int q, long iterations, int txDepth, int cqMod, boolean stamp) {
-        if (chainSignals) {
-            postChainsWhileRoom(q, iterations, txDepth, stamp);
-            return;
-        }
         WriteRequestList list = lists[q];
         boolean[] flags = signaledFlags[q];
         MemorySegment postFn = postFns[q];
@@ -266,8 +262,9 @@ public final class BandwidthLoop {
         long since = sinceSignal[q];
         long until = untilSignal[q];
         long sentTotal = totalPosted;
+        boolean patch = !chainSignals;
         while (sent < iterations && sent + postList <= room) {
-            for (int j = 0; j < postList; j++) {
+            for (int j = 0; patch && j < postList; j++) {
                 long covered = ++since;
                 boolean signal = --until == 0 || sent + j == last;
                 if (signal) {
@@ -300,40 +297,10 @@ public final class BandwidthLoop {
     }
 
     /**
-     * {@link #postWhileRoom} when the CQ moderation equals the post list (perftest's default with
-     * {@code -l}, and {@code -l 1 -Q 1}): every chain's last work request is signalled and covers the
-     * chain, so the chains were patched once by {@link #prepareSignals} and are posted as they are.
-     */
-    private void postChainsWhileRoom(int q, long iterations, int txDepth, boolean stamp) {
-        WriteRequestList list = lists[q];
-        MemorySegment postFn = postFns[q];
-        MemorySegment qp = qps[q];
-        int postList = list.length();
-        long sent = posted[q];
-        long room = txDepth + completed[q];
-        long sentTotal = totalPosted;
-        while (sent < iterations && sent + postList <= room) {
-            if (stamp) {
-                tPosted[(int) sentTotal] = System.nanoTime();
-            } else if (sentTotal == 0) {
-                firstPost = System.nanoTime();
-            }
-            int rc = list.post(postFn, qp);
-            if (rc != 0) {
-                errors.postFailed(rc);
-                break;
-            }
-            sent += postList;
-            sentTotal += postList;
-        }
-        posted[q] = sent;
-        totalPosted = sentTotal;
-    }
-
-    /**
-     * Chooses the posting path for a run: with the CQ moderation equal to the post list, signals
+     * With the CQ moderation equal to the post list (perftest's default with {@code -l}, and
+     * {@code -l 1 -Q 1}) every chain's last work request is signalled and covers the chain: signals
      * and work-request ids never change (runs post whole chains, so the last write of a run ends a
-     * chain), and they are written once here.
+     * chain), so they are written once here and {@link #postWhileRoom} posts the chains unpatched.
      */
     private void prepareSignals(int cqMod) {
         chainSignals = cqMod == lists[0].length();
