@@ -73,9 +73,7 @@ final class BandwidthMeasurement implements Measurement {
             List<Long> sizes = options.messageSizes();
             if (!warmup.isZero()) {
                 setSize(lists, sizes.getFirst());
-                if (!loop.runDuration(0, warmup.toNanos(), 0, options.txDepth(), options.cqModeration())) {
-                    throw Measurement.failure("RDMA WRITE warm-up", loop.errors(), loop.stalled(), timeout);
-                }
+                warmUp(loop, JitWarmup.of(warmup, timeout));
             }
             BwReport last = null;
             for (int i = 0; i < sizes.size(); i++) {
@@ -96,6 +94,22 @@ final class BandwidthMeasurement implements Measurement {
             handshake.finish(last, peerWait());
         }
         return new Outcome(results, List.of());
+    }
+
+    /** Writes until the warm-up's minimum has passed and the JIT has gone quiet (see {@link JitWarmup}). */
+    private void warmUp(BandwidthLoop loop, JitWarmup plan) {
+        long start = System.nanoTime();
+        long compiled = plan.compiled();
+        while (true) {
+            if (!loop.runDuration(0, plan.sliceNanos(), 0, options.txDepth(), options.cqModeration())) {
+                throw Measurement.failure("RDMA WRITE warm-up", loop.errors(), loop.stalled(), timeout);
+            }
+            long now = plan.compiled();
+            if (!plan.more(System.nanoTime() - start, compiled, now)) {
+                return;
+            }
+            compiled = now;
+        }
     }
 
     private void setSize(WriteRequestList[] lists, long size) {
