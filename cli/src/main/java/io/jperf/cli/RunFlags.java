@@ -12,12 +12,15 @@ final class RunFlags {
     boolean qosExpected;
 
     @Option(names = "--warmup", paramLabel = "SECONDS", description = "Warm the data path up before measuring so the"
-            + " JIT has compiled it: write-bw writes this long before the first size; write-lat runs 40960 unmeasured"
+            + " JIT has compiled it: write-bw writes at least this long before the first size, then on until the JIT has"
+            + " compiled nothing for a quarter of it (at most 10 times as long); write-lat runs 40960 unmeasured"
             + " rounds when the peer is jperf. 0 turns it off (default 1).")
     Double warmupSeconds;
 
     @Option(names = "--cpu", paramLabel = "N", description = "Pin the test thread (not the whole JVM) to CPU N;"
-            + " the JIT and GC threads keep the other CPUs. The path record shows where the thread ran.")
+            + " the JIT and GC threads keep the other CPUs. The path record shows where the thread ran. When both"
+            + " ends share a host with few CPUs, also run the JVM under taskset -c N so that its other threads stay"
+            + " off the peer's CPU.")
     Integer cpu;
 
     /** Refuses out-of-range values with exit 2. */
