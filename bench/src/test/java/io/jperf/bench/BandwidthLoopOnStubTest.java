@@ -24,12 +24,7 @@ class BandwidthLoopOnStubTest {
         int moderation = PostPollLoop.moderation(postList, cqMod);
         long wrs = BandwidthLoopBenchmark.WRS;
         try (Arena arena = Arena.ofConfined(); StubProvider stub = StubProvider.create(BandwidthLoopBenchmark.TX_DEPTH)) {
-            MemorySegment buffer = arena.allocate(128, 64);
-            WriteRequestList list = new WriteRequestList(arena, postList, buffer.address(), 64, 1,
-                    buffer.address() + 64, 2, false);
-            BandwidthLoop loop = new BandwidthLoop(new MemorySegment[] {InlineVerbs.postSendFn(stub.qp())},
-                    new MemorySegment[] {stub.qp()}, new WriteRequestList[] {list}, InlineVerbs.pollCqFn(stub.cq()),
-                    stub.cq(), new CompletionBatch(arena, 16), 0, TimeUnit.SECONDS.toNanos(10));
+            BandwidthLoop loop = loopOnStub(arena, stub, postList);
             for (int run = 0; run < 2; run++) {
                 stub.reset();
                 assertTrue(loop.runIterations(wrs, BandwidthLoopBenchmark.TX_DEPTH, moderation, false));
@@ -58,12 +53,7 @@ class BandwidthLoopOnStubTest {
         long wrs = 4800;
         int[] moderations = {postList, 3 * postList, postList, 2 * postList == 2 ? 5 : 2 * postList, postList};
         try (Arena arena = Arena.ofConfined(); StubProvider stub = StubProvider.create(BandwidthLoopBenchmark.TX_DEPTH)) {
-            MemorySegment buffer = arena.allocate(128, 64);
-            WriteRequestList list = new WriteRequestList(arena, postList, buffer.address(), 64, 1,
-                    buffer.address() + 64, 2, false);
-            BandwidthLoop loop = new BandwidthLoop(new MemorySegment[] {InlineVerbs.postSendFn(stub.qp())},
-                    new MemorySegment[] {stub.qp()}, new WriteRequestList[] {list}, InlineVerbs.pollCqFn(stub.cq()),
-                    stub.cq(), new CompletionBatch(arena, 16), 0, TimeUnit.SECONDS.toNanos(10));
+            BandwidthLoop loop = loopOnStub(arena, stub, postList);
             for (int moderation : moderations) {
                 stub.reset();
                 assertTrue(loop.runIterations(wrs, BandwidthLoopBenchmark.TX_DEPTH, moderation, false),
@@ -75,5 +65,15 @@ class BandwidthLoopOnStubTest {
                 assertEquals(0, stub.cqPending());
             }
         }
+    }
+
+    /** The engine's loop on one stub QP: post lists of {@code postList} 64-byte writes. */
+    private static BandwidthLoop loopOnStub(Arena arena, StubProvider stub, int postList) {
+        MemorySegment buffer = arena.allocate(128, 64);
+        WriteRequestList list = new WriteRequestList(arena, postList, buffer.address(), 64, 1,
+                buffer.address() + 64, 2, false);
+        return new BandwidthLoop(new MemorySegment[] {InlineVerbs.postSendFn(stub.qp())},
+                new MemorySegment[] {stub.qp()}, new WriteRequestList[] {list}, InlineVerbs.pollCqFn(stub.cq()),
+                stub.cq(), new CompletionBatch(arena, 16), 0, TimeUnit.SECONDS.toNanos(10));
     }
 }
