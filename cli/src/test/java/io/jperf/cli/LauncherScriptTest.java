@@ -1,0 +1,98 @@
+package io.jperf.cli;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The {@code ./jperf} launcher at the repository root, run against fake JDKs: a {@code bin/java}
+ * script that logs how it was called, with or without a {@code release} file.
+ */
+class LauncherScriptTest {
+    private static final Path LAUNCHER = Path.of("..", "jperf").toAbsolutePath().normalize();
+
+    @TempDir
+    Path dir;
+    private Path jar;
+    private Path calls;
+
+    @BeforeEach
+    void setUp() throws IOException {
+        jar = Files.writeString(dir.resolve("jperf.jar"), "not a real jar");
+        calls = dir.resolve("calls.txt");
+    }
+
+    @Test
+    void aJdkWithAReleaseFileIsStartedOnceWithTheJar() throws Exception {
+        Path jdk = fakeJdk("jdk25", "25.0.3", "25");
+        Result r = launch(jdk, "--version");
+        assertEquals(0, r.exitCode(), r.output());
+        List<String> lines = Files.readAllLines(calls);
+        assertEquals(1, lines.size(), "the release file names the version, so java runs once: " + lines);
+        assertEquals("-jar " + jar + " --version", lines.getFirst());
+    }
+
+    @Test
+    void anOlderJdkIsRefusedFromItsReleaseFileWithoutStartingIt() throws Exception {
+        Path jdk = fakeJdk("jdk17", "17.0.15", "17");
+        Result r = launch(jdk, "--version");
+        assertEquals(3, r.exitCode(), r.output());
+        assertTrue(r.output().contains("needs Java 25 or newer") && r.output().contains("Java 17.0.15"), r.output());
+        assertFalse(Files.exists(calls), "java must not have been started");
+    }
+
+    @Test
+    void withoutAReleaseFileTheJvmIsAskedForItsVersion() throws Exception {
+        Path jdk = fakeJdk("bare", null, "21");
+        Result r = launch(jdk, "--version");
+        assertEquals(3, r.exitCode(), r.output());
+        assertTrue(r.output().contains("Java 21"), r.output());
+        assertEquals(List.of("-XshowSettings:properties -version"), Files.readAllLines(calls));
+    }
+
+    /** A JDK whose java logs its arguments and answers -XshowSettings with {@code specVersion}. */
+    private Path fakeJdk(String name, String releaseVersion, String specVersion) throws IOException {
+        Path home = dir.resolve(name);
+        Path bin = Files.createDirectories(home.resolve("bin"));
+        if (releaseVersion != null) {
+            Files.writeString(home.resolve("release"), "IMPLEMENTOR=\"test\"\nJAVA_VERSION=\"" + releaseVersion + "\"\n");
+        }
+        Path java = bin.resolve("java");
+        Files.writeString(java, """
+                #!/bin/sh
+                echo "$*" >> '%s'
+                case "$1" in -XshowSettings*) echo "    java.specification.version = %s" >&2 ;; esac
+                exit 0
+                """.formatted(calls, specVersion));
+        Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
+        return home;
+    }
+
+    private Result launch(Path javaHome, String... args) throws Exception {
+        List<String> command = new java.util.ArrayList<>(List.of("sh", LAUNCHER.toString()));
+        command.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+        pb.environment().put("JAVA_HOME", javaHome.toString());
+        pb.environment().put("JPERF_JAR", jar.toString());
+        pb.environment().remove("JPERF_JAVA_OPTS");
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS), "launcher did not end");
+        return new Result(p.exitValue(), out);
+    }
+
+    private record Result(int exitCode, String output) {
+    }
+}
