@@ -28,10 +28,11 @@ public final class BandwidthLoop {
 
     private final int numQps;
     private final MemorySegment[] postFns;
-    private final MemorySegment[] qps;
+    /** Per QP, its {@code ibv_qp*} as an address (read once: the hot loop makes no interface call for it). */
+    private final long[] qps;
     private final WriteRequestList[] lists;
     private final MemorySegment pollFn;
-    private final MemorySegment cq;
+    private final long cq;
     private final CompletionBatch wcs;
     private final long[] posted;
     private final long[] completed;
@@ -84,10 +85,13 @@ public final class BandwidthLoop {
             throw new IllegalArgumentException("the completion batch needs " + POLL_BATCH + " entries");
         }
         this.postFns = postFns.clone();
-        this.qps = qps.clone();
+        this.qps = new long[numQps];
+        for (int q = 0; q < numQps; q++) {
+            this.qps[q] = qps[q].address();
+        }
         this.lists = lists.clone();
         this.pollFn = pollFn;
-        this.cq = cq;
+        this.cq = cq.address();
         this.wcs = wcs;
         this.posted = new long[numQps];
         this.completed = new long[numQps];
@@ -254,7 +258,7 @@ public final class BandwidthLoop {
         WriteRequestList list = lists[q];
         boolean[] flags = signaledFlags[q];
         MemorySegment postFn = postFns[q];
-        MemorySegment qp = qps[q];
+        long qp = qps[q];
         int postList = flags.length;
         long last = iterations - 1;
         long sent = posted[q];

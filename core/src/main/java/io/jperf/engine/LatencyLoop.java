@@ -27,10 +27,10 @@ public final class LatencyLoop {
     private static final long CLOCK_CHECK_MASK = 0x3ff;
 
     private final MemorySegment postFn;
-    private final MemorySegment qp;
+    private final long qp;
     private final WriteRequestList write;
     private final MemorySegment pollFn;
-    private final MemorySegment cq;
+    private final long cq;
     private final CompletionBatch wcs;
     private final MemorySegment sendBuffer;
     private final MemorySegment receiveBuffer;
@@ -66,10 +66,10 @@ public final class LatencyLoop {
             throw new IllegalArgumentException("the latency test posts one work request at a time");
         }
         this.postFn = postFn;
-        this.qp = qp;
+        this.qp = qp.address();
         this.write = write;
         this.pollFn = pollFn;
-        this.cq = cq;
+        this.cq = cq.address();
         this.wcs = wcs;
         this.sendBuffer = sendBuffer;
         this.receiveBuffer = receiveBuffer;
