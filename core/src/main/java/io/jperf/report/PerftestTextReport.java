@@ -90,7 +90,8 @@ public final class PerftestTextReport {
     }
 
     /**
-     * perftest's address line for one QP end, plus its GID line when a GID index is in use:
+     * perftest's address line for one QP end, plus its GID line when the end sent one (a GID index is
+     * in use; the peer's key message carries its GID but not its index, so its line is printed too):
      * {@code " local address: LID %#04x QPN %#06x PSN %#06x RKey %#08x VAddr %#016llx"} and
      * {@code " GID: "} with the 16 bytes as decimal {@code %02d} joined by {@code ':'}.
      *
@@ -105,7 +106,7 @@ public final class PerftestTextReport {
                 .append(" RKey ").append(CFormat.alternateHex(e.rkey(), 8))
                 .append(" VAddr ").append(CFormat.alternateHex(e.vaddr(), 16)).append('\n');
         byte[] gid = e.gid();
-        if (e.gidIndex() > -1 && gid != null) {
+        if (gid != null) {
             sb.append(" GID: ");
             for (int i = 0; i < gid.length; i++) {
                 sb.append(i == 0 ? "" : ":").append(CFormat.twoDigits(gid[i] & 0xff));

@@ -38,6 +38,15 @@ class PerftestTextReportTest {
     }
 
     @Test
+    void remoteAddressWithTheGidItsKeyMessageCarried() {
+        // as perftest prints the peer: its key message has the GID, not the index (-1 here)
+        byte[] gid = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, (byte) 255, (byte) 255, 10, 20, 0, 1};
+        EndpointInfo e = new EndpointInfo(0, 0x44, 0x27f666, 0x35eb, 0x558e5db62000L, gid, -1);
+        assertEquals(" remote address: LID 0000 QPN 0x0044 PSN 0x27f666 RKey 0x0035eb VAddr 0x00558e5db62000\n"
+                + " GID: 00:00:00:00:00:00:00:00:00:00:255:255:10:20:00:01\n", report.addressLines(e, false));
+    }
+
+    @Test
     void bandwidthHeaderAndRowIn606Layout() {
         assertEquals(DASHES + " #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   MsgRate[Mpps]\n",
                 report.bandwidthTableHeader(Unit.MIB_PER_SEC, OutputMode.NONE));
