@@ -19,6 +19,9 @@
 #   PORT=18515         control port (-p, both tools)    RUN_TIMEOUT=120  per process (timeout -k 5)
 #   LISTEN_WAIT=45     max seconds to wait for a server to listen (a JVM needs a few seconds)
 #   NOISE_PCT=15       ratios within +-NOISE_PCT % are reported as "~ same (noise)"
+#   ORDER=abba         abba: pair k runs jperf first when k is odd, perftest first when k is even, so a
+#                      drift or a level change during a pair favours neither tool; alternate: jperf first
+#                      in every pair (the order before 2026-12-03)
 #   JPERF_PIN=process  process: each jperf JVM runs under taskset on its end's vCPU, exactly as perftest
 #                      does (plus --cpu for the test thread), so both tools get the same CPU set.
 #                      thread: only --cpu, the JVM's other threads may run on the peer's vCPU. In this
@@ -27,24 +30,30 @@
 # Both tools get -F (perftest: no CPU-frequency check abort; jperf: accepted, ignored) and -x <GID index
 # of the RoCE v2 ::ffff:IPv4 GID, chosen by address>.
 #
-# Order per measure: warm-up jperf, warm-up perftest, then jperf, perftest, jperf, perftest, ...
-# (alternating, same boot, one test at a time). A run fails (and is excluded from the median) when
-# either end exits non-zero (124 = timeout), the client prints no result row, or a value is 0 / inf /
-# nan / not a number (perftest's CPU-clock calibration failing under TCG prints 0 bandwidth or inf
-# latency). Values come from the client's table row (jperf prints perftest's table layout).
+# Order per measure: the warm-up pair(s) jperf, perftest; then RUNS measured pairs, jperf first in pair
+# 1, 3, 5, ... and perftest first in pair 2, 4, ... (ORDER=abba; same boot, one test at a time). A run
+# fails (and is excluded) when either end exits non-zero (124 = timeout), the client prints no result
+# row, or a value is 0 / inf / nan / not a number (perftest's CPU-clock calibration failing under TCG
+# prints 0 bandwidth or inf latency). Values come from the client's table row (jperf prints
+# perftest's table layout).
 #
 # Output: the table on stdout and in $LAB_RESULTS/compare.txt, JSON in $LAB_RESULTS/compare.json,
 # raw outputs of every run in $LAB_RESULTS/compare/, rxe counters before/after there as well.
-# Ratio = median(jperf) / median(perftest) for every row; for bandwidth and message rate > 1 means
-# jperf is better, for latency < 1 means jperf is better. Emulated CPUs (TCG): message rate and
-# latency are bimodal (lab-facts.md "Noise"); compare them only when both tools ran in the same level
-# (see the per-run values and the "spread" column). Exit status: 0 if every selected measure has at
-# least one valid run per tool, 1 otherwise, 2 on usage errors.
+# Two ratios per row; for bandwidth and message rate > 1 means jperf is better, for latency < 1:
+#   ratio   median(jperf) / median(perftest) over all valid runs;
+#   paired  the median of the pair ratios jperf_k / perftest_k (pairs where both runs are valid), with a
+#           distribution-free 95 % confidence interval for it (order statistics of the binomial sign
+#           test; needs >= 6 pairs) and how many pairs jperf won. The two runs of a pair are seconds
+#           apart, so a slow phase of the emulated host hits both: that is the figure to quote.
+# Emulated CPUs (TCG): message rate and latency are bimodal (lab-facts.md "Noise"), the level is
+# drawn per run, and a handful of runs cannot tell 5 % apart: the interval says what the runs can.
+# Exit status: 0 if every selected measure has at least one valid run per tool, 1 otherwise, 2 on
+# usage errors.
 set -uo pipefail
 
 for a in "$@"; do
   case $a in
-    RUNS=*|WARMUP=*|MEASURES=*|JPERF_PIN=*|EXTRA_JPERF=*|EXTRA_PERFTEST=*|PORT=*|RUN_TIMEOUT=*|LISTEN_WAIT=*|NOISE_PCT=*|CM_WAIT_PERFTEST=*|CM_WAIT_JPERF=*)
+    RUNS=*|WARMUP=*|MEASURES=*|ORDER=*|JPERF_PIN=*|EXTRA_JPERF=*|EXTRA_PERFTEST=*|PORT=*|RUN_TIMEOUT=*|LISTEN_WAIT=*|NOISE_PCT=*|CM_WAIT_PERFTEST=*|CM_WAIT_JPERF=*)
       printf -v "${a%%=*}" '%s' "${a#*=}" ;;
     -h|--help) sed -n '2,/^set -uo/{/^set -uo/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
     *) echo "compare-perftest.sh: unknown argument '$a' (expected VAR=value, see the header)" >&2; exit 2 ;;
@@ -54,6 +63,8 @@ RUNS=${RUNS:-5} WARMUP=${WARMUP:-1} MEASURES=${MEASURES:-bw,mr,lat}
 EXTRA_JPERF=${EXTRA_JPERF:-} EXTRA_PERFTEST=${EXTRA_PERFTEST:-}
 PORT=${PORT:-18515} RUN_TIMEOUT=${RUN_TIMEOUT:-120} LISTEN_WAIT=${LISTEN_WAIT:-45} NOISE_PCT=${NOISE_PCT:-15}
 CM_WAIT_PERFTEST=${CM_WAIT_PERFTEST:-3} CM_WAIT_JPERF=${CM_WAIT_JPERF:-10} JPERF_PIN=${JPERF_PIN:-process}
+ORDER=${ORDER:-abba}
+case $ORDER in abba|alternate) ;; *) echo "compare-perftest.sh: ORDER must be abba or alternate, got '$ORDER'" >&2; exit 2 ;; esac
 case $JPERF_PIN in process|thread) ;; *) echo "compare-perftest.sh: JPERF_PIN must be process or thread, got '$JPERF_PIN'" >&2; exit 2 ;; esac
 for v in RUNS WARMUP PORT RUN_TIMEOUT LISTEN_WAIT NOISE_PCT CM_WAIT_PERFTEST CM_WAIT_JPERF; do
   [[ ${!v} =~ ^[0-9]+$ ]] || { echo "compare-perftest.sh: $v must be a number, got '${!v}'" >&2; exit 2; }
@@ -194,7 +205,7 @@ J_VER=$("$J" --version 2>&1 | head -1)
 MTU=$(ibv_devinfo -d "$SDEV" 2> /dev/null | awk '/active_mtu/{print $2; exit}')
 rdma statistic show link "$SDEV/1" > "$OUT/rxe-counters.before.txt" 2>&1; rdma statistic show link "$CDEV/1" >> "$OUT/rxe-counters.before.txt" 2>&1
 HDR="compare-perftest: jperf ($J_VER) vs perftest $PT_VER; kernel $(uname -r), 1 guest, $(nproc) vCPUs, scenario ${LAB_SCENARIO:-?}, active_mtu $MTU
-  server $SDEV $SIP gid $SX on vCPU 0, client $CDEV $CIP gid $CX on vCPU 1, port $PORT; RUNS=$RUNS (+$WARMUP warm-up each, discarded), alternating jperf/perftest
+  server $SDEV $SIP gid $SX on vCPU 0, client $CDEV $CIP gid $CX on vCPU 1, port $PORT; RUNS=$RUNS (+$WARMUP warm-up each, discarded), order $ORDER
   extra jperf: '${EXTRA_JPERF}'  extra perftest: '${EXTRA_PERFTEST}'  jperf pinning: $JPERF_PIN (JPERF_JAVA_OPTS: ${JPERF_JAVA_OPTS:-none})"
 echo "$HDR"
 
@@ -203,7 +214,10 @@ for m in "${SEL[@]}"; do
   echo "=== $m"
   for ((i = 0; i < WARMUP + RUNS; i++)); do
     if ((i < WARMUP)); then label=warmup$((i + 1)); else label=run$((i - WARMUP + 1)); fi
-    for t in "${TOOLS[@]}"; do run_one "$m" "$t" "$label" "$i"; done
+    order=("${TOOLS[@]}")
+    # abba: measured pair k (1-based) runs jperf first when k is odd; warm-up pairs run jperf first
+    [ "$ORDER" = abba ] && ((i >= WARMUP && (i - WARMUP) % 2 == 1)) && order=(perftest jperf)
+    for t in "${order[@]}"; do run_one "$m" "$t" "$label" "$i"; done
   done
 done
 port_free_wait
@@ -254,13 +268,22 @@ for mt in "${METRICS[@]}"; do
     jratio=$ratio
   fi
   TABLE+=$'\n'$(printf '%-24s %-5s %-9s %s' "" "" "ratio" "jperf/perftest = $ratio  (${BETTER[$mt]} is better: $verdict)")
-  JM+=("{\"id\":$(jstr "$mt"),\"name\":$(jstr "${NAME[$mt]}"),\"unit\":$(jstr "${UNIT[$mt]}"),\"better\":$(jstr "${BETTER[$mt]}"),\"ratio_jperf_over_perftest\":$jratio,\"verdict\":$(jstr "$verdict"),\"tools\":{$(IFS=,; echo "${jt[*]}")}}")
+  # paired: pair k = the k-th measured run of each tool (seconds apart), both valid
+  pairs=()
+  for ((i = WARMUP; i < WARMUP + RUNS; i++)); do
+    [ "${S[$mt,jperf,$i]-}" = ok ] && [ "${S[$mt,perftest,$i]-}" = ok ] && pairs+=("${V[$mt,jperf,$i]} ${V[$mt,perftest,$i]}")
+  done
+  read -r pn pmed plo phi pcov pwins < <(printf '%s\n' "${pairs[@]}" | awk -v BETTER="${BETTER[$mt]}" -f "$LAB_REPO/lab/scripts/paired-ratio.awk")
+  if [ "$plo" = - ]; then pci="no 95% interval with $pn pairs (needs >= 6)"; else pci="${pcov}% CI [$plo, $phi]"; fi
+  TABLE+=$'\n'$(printf '%-24s %-5s %-9s %s' "" "" "paired" "median of $pn pair ratios = $pmed, $pci; jperf better in $pwins/$pn pairs")
+  jpaired="{\"pairs\":$pn,\"median_ratio\":$( [ "$pmed" = - ] && echo null || echo "$pmed"),\"ci_low\":$( [ "$plo" = - ] && echo null || echo "$plo"),\"ci_high\":$( [ "$phi" = - ] && echo null || echo "$phi"),\"ci_coverage_pct\":$( [ "$pcov" = - ] && echo null || echo "$pcov"),\"jperf_better_pairs\":$pwins}"
+  JM+=("{\"id\":$(jstr "$mt"),\"name\":$(jstr "${NAME[$mt]}"),\"unit\":$(jstr "${UNIT[$mt]}"),\"better\":$(jstr "${BETTER[$mt]}"),\"ratio_jperf_over_perftest\":$jratio,\"verdict\":$(jstr "$verdict"),\"paired\":$jpaired,\"tools\":{$(IFS=,; echo "${jt[*]}")}}")
   unset MED
 done
 T_END=$(lab_uptime)
-FOOT="Ratios are median(jperf)/median(perftest). Bandwidth/message rate: >1 = jperf better; latency: <1 = jperf better.
-Under TCG message rate and latency are bimodal (fast ~20-22 us / ~0.025 Mpps, slow ~29-35 us / ~0.013 Mpps):
-compare them only if both tools' runs sit in the same level; 'spread' = (max-min)/median of the valid runs.
+FOOT="ratio = median(jperf)/median(perftest); paired = median of jperf_k/perftest_k over the pairs, with a sign-test
+confidence interval (order statistics). Bandwidth/message rate: >1 = jperf better; latency: <1 = jperf better.
+Under TCG message rate and latency are bimodal, the level drawn per run; 'spread' = (max-min)/median of the valid runs.
 Raw outputs: $OUT   guest time for all runs: $(echo "$T_END - $T_START" | bc) s"
 REPORT="$HDR
 
@@ -276,7 +299,7 @@ echo "$REPORT" > "$LAB_RESULTS/compare.txt"
     "$RUNS" "$WARMUP" "$(jstr "$MEASURES")" "$(jstr "$EXTRA_JPERF")" "$(jstr "$EXTRA_PERFTEST")" "$NOISE_PCT"
   printf '"jperf_pin":%s,"setup":{"server":{"dev":%s,"ip":%s,"gid_index":%s,"cpu":0},"client":{"dev":%s,"ip":%s,"gid_index":%s,"cpu":1},"port":%d,"active_mtu":%s,"scenario":%s},' \
     "$(jstr "$JPERF_PIN")" "$(jstr "$SDEV")" "$(jstr "$SIP")" "$SX" "$(jstr "$CDEV")" "$(jstr "$CIP")" "$CX" "$PORT" "${MTU:-null}" "$(jstr "${LAB_SCENARIO:-}")"
-  printf '"order":"per measure: %d warm-up pair(s), then %d pairs jperf,perftest alternating",' "$WARMUP" "$RUNS"
+  printf '"order":"per measure: %d warm-up pair(s) jperf,perftest, then %d measured pairs (%s)",' "$WARMUP" "$RUNS" "$ORDER"
   printf '"measures":[%s]}\n' "$(IFS=,; echo "${JM[*]}")"
 } > "$LAB_RESULTS/compare.json"
 echo "written: $LAB_RESULTS/compare.txt, $LAB_RESULTS/compare.json"
