@@ -12,12 +12,13 @@ function binom_cdf_below(k, n,    i, c, sum) { # P(X < k), X ~ Bin(n, 1/2)
   for (i = 0; i < k; i++) { sum += c; c = c * (n - i) / (i + 1) }
   return sum / 2 ^ n
 }
-BEGIN { if (ALPHA == "") ALPHA = 0.05; if (BETTER != "higher" && BETTER != "lower") { print "BETTER must be higher or lower" > "/dev/stderr"; exit 2 } }
+BEGIN { if (ALPHA == "") ALPHA = 0.05; if (BETTER != "higher" && BETTER != "lower") { print "BETTER must be higher or lower" > "/dev/stderr"; bad = 1; exit 2 } }
 NF >= 2 && $1 + 0 > 0 && $2 + 0 > 0 {
   r[++n] = $1 / $2
   if ((BETTER == "higher" && $1 + 0 > $2 + 0) || (BETTER == "lower" && $1 + 0 < $2 + 0)) wins++
 }
 END {
+  if (bad) exit 2 # awk runs END after an exit in BEGIN
   if (n == 0) { print "0 - - - - 0"; exit }
   for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (r[j] < r[i]) { t = r[i]; r[i] = r[j]; r[j] = t }
   med = (n % 2) ? r[(n + 1) / 2] : (r[n / 2] + r[n / 2 + 1]) / 2

@@ -50,15 +50,29 @@ class PairedRatioScriptTest {
         assertEquals("6 1.0000 1.0000 1.0000 96.9 0", run("lower", "1 1\n1 1\n1 1\n1 1\n1 1\n1 1\n"));
     }
 
+    @Test
+    void anUnknownDirectionIsRefusedWithoutAResultLine() throws Exception {
+        Process p = start("bigger", "1 2\n");
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).strip();
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS), "awk did not end");
+        assertEquals(2, p.exitValue(), out);
+        assertEquals("BETTER must be higher or lower", out);
+    }
+
     private static String run(String better, String input) throws IOException, InterruptedException {
+        Process p = start(better, input);
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).strip();
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS), "awk did not end");
+        assertEquals(0, p.exitValue(), out);
+        return out;
+    }
+
+    private static Process start(String better, String input) throws IOException {
         Process p = new ProcessBuilder("awk", "-v", "BETTER=" + better, "-f", SCRIPT.toString())
                 .redirectErrorStream(true).start();
         try (var in = p.getOutputStream()) {
             in.write(input.getBytes(StandardCharsets.US_ASCII));
         }
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).strip();
-        assertTrue(p.waitFor(30, TimeUnit.SECONDS), "awk did not end");
-        assertEquals(0, p.exitValue(), out);
-        return out;
+        return p;
     }
 }
