@@ -1,9 +1,11 @@
 package io.jperf.lab;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
@@ -12,10 +14,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@code lab/scripts/paired-ratio.awk}, the statistics of the jperf-vs-perftest comparison, against
- * hand-computed values. A unit test (no lab needed): it runs awk on stdin.
+ * hand-computed values. A unit test (no lab needed): it runs awk with the pairs on stdin, from a file,
+ * so that an awk that exits before reading (as on an unknown direction) cannot break a pipe.
  */
 class PairedRatioScriptTest {
     private static final Path SCRIPT = Path.of("..", "lab", "scripts", "paired-ratio.awk").toAbsolutePath().normalize();
+
+    @TempDir
+    Path dir;
 
     @Test
     void nineLatencyPairsGiveTheMedianRatioAndTheSignTestInterval() throws Exception {
@@ -59,7 +65,7 @@ class PairedRatioScriptTest {
         assertEquals("BETTER must be higher or lower", out);
     }
 
-    private static String run(String better, String input) throws IOException, InterruptedException {
+    private String run(String better, String input) throws IOException, InterruptedException {
         Process p = start(better, input);
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).strip();
         assertTrue(p.waitFor(30, TimeUnit.SECONDS), "awk did not end");
@@ -67,12 +73,10 @@ class PairedRatioScriptTest {
         return out;
     }
 
-    private static Process start(String better, String input) throws IOException {
-        Process p = new ProcessBuilder("awk", "-v", "BETTER=" + better, "-f", SCRIPT.toString())
-                .redirectErrorStream(true).start();
-        try (var in = p.getOutputStream()) {
-            in.write(input.getBytes(StandardCharsets.US_ASCII));
-        }
-        return p;
+    private Process start(String better, String input) throws IOException {
+        Path pairs = Files.createTempFile(dir, "pairs", ".txt");
+        Files.writeString(pairs, input, StandardCharsets.US_ASCII);
+        return new ProcessBuilder("awk", "-v", "BETTER=" + better, "-f", SCRIPT.toString())
+                .redirectInput(pairs.toFile()).redirectErrorStream(true).start();
     }
 }
