@@ -3,6 +3,7 @@ package io.jperf.cm;
 import io.jperf.ffi.ErrnoCalls;
 import io.jperf.ffi.Libc;
 import io.jperf.ffi.LibcException;
+import io.jperf.ffi.NativeBytes;
 import io.jperf.ffi.RdmaLibraries;
 import io.jperf.ffi.generated.rdma_cm_event;
 import io.jperf.ffi.generated.rdma_conn_param;
@@ -233,7 +234,7 @@ public final class CmEventChannel extends NativeResource {
         MemorySegment dataPtr = rdma_conn_param.private_data(conn);
         int len = Byte.toUnsignedInt(rdma_conn_param.private_data_len(conn));
         if (!dataPtr.equals(MemorySegment.NULL) && len > 0) {
-            data = dataPtr.reinterpret(len).toArray(ValueLayout.JAVA_BYTE);
+            data = NativeBytes.toArray(dataPtr.reinterpret(len));
         }
         boolean request = type == CmEventType.CONNECT_REQUEST;
         return new CmEvent(type, raw, rdma_cm_event.status(ev), rdma_cm_event.id(ev).address(),

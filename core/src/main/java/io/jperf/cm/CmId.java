@@ -1,6 +1,7 @@
 package io.jperf.cm;
 
 import io.jperf.ffi.ErrnoCalls;
+import io.jperf.ffi.NativeBytes;
 import io.jperf.ffi.generated.ibv_context;
 import io.jperf.ffi.generated.ibv_gid;
 import io.jperf.ffi.generated.ibv_qp_init_attr;
@@ -314,7 +315,7 @@ public final class CmId extends NativeResource {
         param.fill((byte) 0);
         byte[] data = options.privateData();
         if (data.length > 0) {
-            rdma_conn_param.private_data(param, arena.allocateFrom(ValueLayout.JAVA_BYTE, data));
+            rdma_conn_param.private_data(param, NativeBytes.allocateFrom(arena, data));
             rdma_conn_param.private_data_len(param, (byte) data.length);
         }
         rdma_conn_param.responder_resources(param, (byte) responderResources);
@@ -330,7 +331,7 @@ public final class CmId extends NativeResource {
         byte[] data = privateData == null ? new byte[0] : privateData;
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = ErrnoCalls.newCallState(arena);
-            MemorySegment ptr = data.length == 0 ? MemorySegment.NULL : arena.allocateFrom(ValueLayout.JAVA_BYTE, data);
+            MemorySegment ptr = data.length == 0 ? MemorySegment.NULL : NativeBytes.allocateFrom(arena, data);
             if (ErrnoCalls.rdma_reject(state, handle, ptr, (byte) data.length) != 0) {
                 throw failure("rdma_reject", CmException.Kind.CALL_FAILED, null, ErrnoCalls.errno(state), 1,
                         Duration.ZERO);
@@ -396,8 +397,8 @@ public final class CmId extends NativeResource {
         Optional<InetSocketAddress> src = SockAddrs.decode(rdma_addr.src_storage(addr));
         Optional<InetSocketAddress> dst = SockAddrs.decode(rdma_addr.dst_storage(addr));
         MemorySegment ib = rdma_addr.addr.ibaddr(rdma_addr.addr(addr));
-        Gid sgid = Gid.of(ibv_gid.raw(rdma_ib_addr.sgid(ib)).toArray(ValueLayout.JAVA_BYTE));
-        Gid dgid = Gid.of(ibv_gid.raw(rdma_ib_addr.dgid(ib)).toArray(ValueLayout.JAVA_BYTE));
+        Gid sgid = Gid.of(NativeBytes.toArray(ibv_gid.raw(rdma_ib_addr.sgid(ib))));
+        Gid dgid = Gid.of(NativeBytes.toArray(ibv_gid.raw(rdma_ib_addr.dgid(ib))));
         RouteReport route = withRoute && dst.isPresent()
                 ? explainer.explain(src.map(InetSocketAddress::getAddress).filter(a -> !a.isAnyLocalAddress())
                         .orElse(null), dst.get().getAddress())

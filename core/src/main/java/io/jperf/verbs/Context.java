@@ -1,6 +1,7 @@
 package io.jperf.verbs;
 
 import io.jperf.ffi.ErrnoCalls;
+import io.jperf.ffi.NativeBytes;
 import io.jperf.ffi.generated.ibv_device_attr;
 import io.jperf.ffi.generated.ibv_gid;
 import io.jperf.ffi.generated.ibv_gid_entry;
@@ -9,7 +10,6 @@ import io.jperf.ffi.generated.rdma_h;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.util.ArrayList;
@@ -161,7 +161,7 @@ public final class Context extends NativeResource {
         List<PortGid> result = new ArrayList<>();
         for (long i = 0; i < n; i++) {
             MemorySegment e = ibv_gid_entry.asSlice(entries, i);
-            byte[] raw = ibv_gid.raw(ibv_gid_entry.gid(e)).toArray(ValueLayout.JAVA_BYTE);
+            byte[] raw = NativeBytes.toArray(ibv_gid.raw(ibv_gid_entry.gid(e)));
             int ifindex = ibv_gid_entry.ndev_ifindex(e);
             GidEntry entry = new GidEntry(ibv_gid_entry.gid_index(e), Gid.of(raw),
                     GidType.fromNative(ibv_gid_entry.gid_type(e)), netdevName(ifindex), ifindex);

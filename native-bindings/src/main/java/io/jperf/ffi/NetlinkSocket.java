@@ -203,7 +203,7 @@ public final class NetlinkSocket implements AutoCloseable {
             if (n == 0) {
                 throw new LibcException("recv(netlink protocol " + protocol + ")", 0, "empty datagram");
             }
-            return receiveBuffer.asSlice(0, n).toArray(ValueLayout.JAVA_BYTE);
+            return NativeBytes.toArray(receiveBuffer.asSlice(0, n));
         }
     }
 
