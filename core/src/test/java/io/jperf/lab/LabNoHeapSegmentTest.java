@@ -1,0 +1,80 @@
+package io.jperf.lab;
+
+import io.jperf.engine.WriteTest;
+import io.jperf.engine.WriteTestResult;
+import io.jperf.options.TestKind;
+import io.jperf.options.TestOptions;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+import java.io.File;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The engines never create a heap memory segment. Once {@code HeapMemorySegmentImpl} is loaded, the
+ * segment accessors have a second implementation and C1 (the lab's JIT) stops inlining them into
+ * every VarHandle access and downcall of the data path. A fresh JVM runs write-lat (TCP and RDMA CM)
+ * and write-bw on rxe1 to rxe0 with class loading logged, so the other tests' segments do not count.
+ */
+@Tag("lab")
+class LabNoHeapSegmentTest {
+    private static final String HEAP_SEGMENT = "jdk.internal.foreign.HeapMemorySegmentImpl";
+    private static final String NATIVE_SEGMENT = "jdk.internal.foreign.NativeMemorySegmentImpl";
+
+    @Test
+    void writeTestsLoadNoHeapSegmentClass() throws Exception {
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        Process p = new ProcessBuilder(java.toString(), "--enable-native-access=ALL-UNNAMED", "-Xlog:class+load=info",
+                "-cp", classPath(), Child.class.getName()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(180, TimeUnit.SECONDS), "child JVM did not end");
+        assertEquals(0, p.exitValue(), out);
+        assertTrue(out.contains("ran 3 write tests"), out);
+        assertTrue(out.contains(NATIVE_SEGMENT), "the class-load log should show native segments (the control)");
+        List<String> heap = out.lines().filter(l -> l.contains(HEAP_SEGMENT)).toList();
+        assertEquals(List.of(), heap, "a write test loaded a heap segment class");
+    }
+
+    /** The JUnit console launcher loads the tests through a URLClassLoader; surefire puts them on java.class.path. */
+    private static String classPath() throws URISyntaxException {
+        List<String> entries = new ArrayList<>();
+        if (LabNoHeapSegmentTest.class.getClassLoader() instanceof URLClassLoader loader) {
+            for (URL url : loader.getURLs()) {
+                entries.add(Path.of(url.toURI()).toString());
+            }
+        }
+        entries.add(System.getProperty("java.class.path"));
+        return String.join(File.pathSeparator, entries);
+    }
+
+    /** The child JVM: three loopback write tests, client on rxe1, server on rxe0. */
+    public static final class Child {
+        public static void main(String[] args) {
+            List<TestOptions> tests = List.of(
+                    options(TestKind.WRITE_LAT).build(),
+                    options(TestKind.WRITE_LAT).rdmaCm(true).build(),
+                    options(TestKind.WRITE_BW).build());
+            for (TestOptions options : tests) {
+                WriteTestResult r = WriteTest.of(options).timeout(Duration.ofSeconds(60)).settleDelay(Duration.ZERO)
+                        .runLoopback("rxe0");
+                System.out.println("result " + r.toJson());
+            }
+            System.out.println("ran " + tests.size() + " write tests");
+        }
+
+        private static TestOptions.Builder options(TestKind kind) {
+            return TestOptions.builder(kind).device("rxe1").iterations(200).loopback(true);
+        }
+    }
+}
