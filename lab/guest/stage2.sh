@@ -22,6 +22,40 @@ finish() { # finish RC [MESSAGE]: record the status for the host, then power off
   sleep 30
 }
 
+# watchdog_wait PID SECONDS: true once PID ended, false if it still runs after SECONDS (guest clock)
+watchdog_wait() {
+  local end; end=$(awk -v u="$(up)" -v s="$2" 'BEGIN { printf "%d", u + s }')
+  while kill -0 "$1" 2> /dev/null; do
+    [ "$(up | cut -d. -f1)" -ge "$end" ] && return 1
+    sleep 1
+  done
+}
+
+# watchdog_report FILE SECONDS: what every process was doing when the watchdog fired: state, CPU ticks
+# and kernel stack of each thread, and a SIGQUIT to each JVM, whose thread dump goes to its stdout
+watchdog_report() {
+  local pid t line comm f java_pids=()
+  {
+    echo "watchdog after $2 s (uptime $(up) s): processes, then each thread: tid comm state utime stime [kernel stack]"
+    ps -eo pid,ppid,stat,etimes,time,args 2> /dev/null
+    for pid in /proc/[0-9]*; do
+      pid=${pid#/proc/}
+      [ "$pid" = 1 ] || [ "$pid" = $$ ] || [ -z "$(tr -d '\0' < "/proc/$pid/cmdline" 2> /dev/null)" ] && continue
+      echo "--- pid $pid: $(tr '\0' ' ' < "/proc/$pid/cmdline" 2> /dev/null | cut -c1-300)"
+      grep -q java "/proc/$pid/comm" 2> /dev/null && java_pids+=("$pid")
+      for t in /proc/"$pid"/task/*; do
+        read -r line 2> /dev/null < "$t/stat" || continue
+        f=(${line##*) }) # after "pid (comm) ": state is field 0, utime 11, stime 12
+        comm=${line#*(}; comm=${comm%) *}
+        printf '  %s %s %s utime=%s stime=%s' "${t##*/}" "$comm" "${f[0]}" "${f[11]}" "${f[12]}"
+        echo " [$(head -3 "$t/stack" 2> /dev/null | awk '{ print $2 }' | paste -sd' ')]"
+      done
+    done
+  } > "$1" 2>&1
+  for pid in "${java_pids[@]}"; do kill -QUIT "$pid" 2> /dev/null; done
+  [ ${#java_pids[@]} -gt 0 ] && sleep 8
+}
+
 mount -t proc proc /proc
 mount -t sysfs sys /sys
 mount -t devtmpfs dev /dev
@@ -102,7 +136,17 @@ OUT=$LABDIR/out-$LAB_HOST.log
 log "running $LAB_SCRIPT ${ARGS[*]}"
 : > "$LABDIR/started-$LAB_HOST"
 echo "script=$(up)" >> "$LABDIR/timing-$LAB_HOST"
-if [ -x "$LAB_SCRIPT" ]; then "$LAB_SCRIPT" "${ARGS[@]}"; else bash "$LAB_SCRIPT" "${ARGS[@]}"; fi >> "$OUT" 2>&1 < /dev/null
+if [ -x "$LAB_SCRIPT" ]; then "$LAB_SCRIPT" "${ARGS[@]}"; else bash "$LAB_SCRIPT" "${ARGS[@]}"; fi >> "$OUT" 2>&1 < /dev/null &
+script_pid=$!
+if [ "${LAB_WATCHDOG_S:-0}" -gt 0 ]; then
+  watchdog_wait "$script_pid" "$LAB_WATCHDOG_S" || {
+    watchdog_report "$LAB_RESULTS/hang-$LAB_HOST.txt" "$LAB_WATCHDOG_S"
+    kill -KILL -1 2> /dev/null # PID 1 (this script) is spared: every process of the run goes
+    echo "scriptend=$(up)" >> "$LABDIR/timing-$LAB_HOST"
+    finish 124 "watchdog: the script still ran after ${LAB_WATCHDOG_S}s; its processes' threads are in hang-$LAB_HOST.txt (Java thread dumps in the script's output)"
+  }
+fi
+wait "$script_pid"
 rc=$?
 echo "scriptend=$(up)" >> "$LABDIR/timing-$LAB_HOST"
 finish "$rc"

@@ -12,6 +12,7 @@ import java.net.URISyntaxException;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -34,16 +35,38 @@ class LabNoHeapSegmentTest {
 
     @Test
     void writeTestsLoadNoHeapSegmentClass() throws Exception {
-        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        Process p = new ProcessBuilder(java.toString(), "--enable-native-access=ALL-UNNAMED", "-Xlog:class+load=info",
-                "-cp", classPath(), Child.class.getName()).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(180, TimeUnit.SECONDS), "child JVM did not end");
-        assertEquals(0, p.exitValue(), out);
+        String out = runChild(1);
         assertTrue(out.contains("ran 3 write tests"), out);
         assertTrue(out.contains(NATIVE_SEGMENT), "the class-load log should show native segments (the control)");
         List<String> heap = out.lines().filter(l -> l.contains(HEAP_SEGMENT)).toList();
         assertEquals(List.of(), heap, "a write test loaded a heap segment class");
+    }
+
+    /**
+     * Runs the child JVM and returns its output. A child that dies from a signal and leaves an hs_err
+     * report hit the lab's known emulation fault (lab/README.md), not a test result: it runs once more.
+     */
+    private static String runChild(int attempt) throws Exception {
+        Path dir = Files.createTempDirectory("jperf-heap-segment-child");
+        Path log = dir.resolve("out.txt");
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        Process p = new ProcessBuilder(java.toString(), "--enable-native-access=ALL-UNNAMED", "-Xlog:class+load=info",
+                "-XX:ErrorFile=" + dir.resolve("hs_err_pid%p.log"), "-cp", classPath(), Child.class.getName())
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        boolean ended = p.waitFor(180, TimeUnit.SECONDS);
+        if (!ended) {
+            p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+        String out = Files.readString(log, StandardCharsets.UTF_8);
+        assertTrue(ended, "child JVM did not end within 180 s:\n" + out);
+        Path report = dir.resolve("hs_err_pid" + p.pid() + ".log");
+        if (p.exitValue() >= 128 && Files.exists(report) && attempt == 1) {
+            System.out.println("LabNoHeapSegmentTest: the child JVM crashed (exit " + p.exitValue() + ", " + report
+                    + "), the lab's known emulation fault; running it once more");
+            return runChild(2);
+        }
+        assertEquals(0, p.exitValue(), out);
+        return out;
     }
 
     /** The JUnit console launcher loads the tests through a URLClassLoader; surefire puts them on java.class.path. */
