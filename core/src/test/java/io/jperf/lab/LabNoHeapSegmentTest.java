@@ -47,7 +47,9 @@ class LabNoHeapSegmentTest {
      * report hit the lab's known emulation fault (lab/README.md), not a test result: it runs once more.
      */
     private static String runChild(int attempt) throws Exception {
-        Path dir = Files.createTempDirectory("jperf-heap-segment-child");
+        String results = System.getenv("LAB_RESULTS");
+        Path dir = results == null ? Files.createTempDirectory("jperf-heap-segment-child")
+                : Files.createTempDirectory(Path.of(results), "heap-segment-child-");
         Path log = dir.resolve("out.txt");
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         Process p = new ProcessBuilder(java.toString(), "--enable-native-access=ALL-UNNAMED", "-Xlog:class+load=info",
