@@ -15,7 +15,7 @@ KIND=lat TOOL=jperf ITERS=400000 SLICE=72%-94%
 for a in "$@"; do
   case $a in
     KIND=*|TOOL=*|ITERS=*|SLICE=*) printf -v "${a%%=*}" '%s' "${a#*=}" ;;
-    *) echo "profile-write.sh: unknown argument '$a' (KIND=lat|bw TOOL=jperf|perftest ITERS=N SLICE=A%-B%)" >&2; exit 2 ;;
+    *) echo "profile-write.sh: unknown argument '$a' (KIND=lat|bw TOOL=jperf|perftest|jperf,perftest ITERS=N SLICE=A%-B%)" >&2; exit 2 ;;
   esac
 done
 case $KIND in lat|bw) ;; *) echo "profile-write.sh: KIND must be lat or bw, not '$KIND'" >&2; exit 2 ;; esac
