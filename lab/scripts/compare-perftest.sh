@@ -16,6 +16,9 @@
 #   EXTRA_JPERF= / EXTRA_PERFTEST=   extra flags for both ends of that tool (word-split), e.g. -R.
 #                      With -R/--rdma_cm no -x is passed and the client starts after a fixed wait
 #                      (CM_WAIT_PERFTEST=3 / CM_WAIT_JPERF=10 s) instead of polling the TCP port.
+#   JAVA_OPTS=         extra JVM flags for every jperf process, appended to the lab's JPERF_JAVA_OPTS
+#                      (word-split; a later -XX flag wins), e.g. JAVA_OPTS=-XX:TieredStopAtLevel=4 lifts
+#                      the lab's C1-only default (stage2.sh) so hot loops get C2 as on a real host
 #   PORT=18515         control port (-p, both tools)    RUN_TIMEOUT=120  per process (timeout -k 5)
 #   LISTEN_WAIT=45     max seconds to wait for a server to listen (a JVM needs a few seconds)
 #   NOISE_PCT=15       ratios within +-NOISE_PCT % are reported as "~ same (noise)"
@@ -55,6 +58,7 @@ for a in "$@"; do
   case $a in
     RUNS=*|WARMUP=*|MEASURES=*|ORDER=*|JPERF_PIN=*|EXTRA_JPERF=*|EXTRA_PERFTEST=*|PORT=*|RUN_TIMEOUT=*|LISTEN_WAIT=*|NOISE_PCT=*|CM_WAIT_PERFTEST=*|CM_WAIT_JPERF=*)
       printf -v "${a%%=*}" '%s' "${a#*=}" ;;
+    JAVA_OPTS=*) JPERF_JAVA_OPTS="${JPERF_JAVA_OPTS:+$JPERF_JAVA_OPTS }${a#*=}"; export JPERF_JAVA_OPTS ;;
     -h|--help) sed -n '2,/^set -uo/{/^set -uo/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
     *) echo "compare-perftest.sh: unknown argument '$a' (expected VAR=value, see the header)" >&2; exit 2 ;;
   esac
@@ -297,8 +301,8 @@ echo "$REPORT" > "$LAB_RESULTS/compare.txt"
     "$(jstr "$(date -u +%FT%TZ)")" "$(jstr "$(uname -r)")" "$(jstr "$J_VER")" "$(jstr "$PT_VER")"
   printf '"runs":%d,"warmup":%d,"measures_selected":%s,"extra_jperf":%s,"extra_perftest":%s,"noise_pct":%d,' \
     "$RUNS" "$WARMUP" "$(jstr "$MEASURES")" "$(jstr "$EXTRA_JPERF")" "$(jstr "$EXTRA_PERFTEST")" "$NOISE_PCT"
-  printf '"jperf_pin":%s,"setup":{"server":{"dev":%s,"ip":%s,"gid_index":%s,"cpu":0},"client":{"dev":%s,"ip":%s,"gid_index":%s,"cpu":1},"port":%d,"active_mtu":%s,"scenario":%s},' \
-    "$(jstr "$JPERF_PIN")" "$(jstr "$SDEV")" "$(jstr "$SIP")" "$SX" "$(jstr "$CDEV")" "$(jstr "$CIP")" "$CX" "$PORT" "${MTU:-null}" "$(jstr "${LAB_SCENARIO:-}")"
+  printf '"jperf_pin":%s,"jperf_java_opts":%s,"setup":{"server":{"dev":%s,"ip":%s,"gid_index":%s,"cpu":0},"client":{"dev":%s,"ip":%s,"gid_index":%s,"cpu":1},"port":%d,"active_mtu":%s,"scenario":%s},' \
+    "$(jstr "$JPERF_PIN")" "$(jstr "${JPERF_JAVA_OPTS:-}")" "$(jstr "$SDEV")" "$(jstr "$SIP")" "$SX" "$(jstr "$CDEV")" "$(jstr "$CIP")" "$CX" "$PORT" "${MTU:-null}" "$(jstr "${LAB_SCENARIO:-}")"
   printf '"order":"per measure: %d warm-up pair(s) jperf,perftest, then %d measured pairs (%s)",' "$WARMUP" "$RUNS" "$ORDER"
   printf '"measures":[%s]}\n' "$(IFS=,; echo "${JM[*]}")"
 } > "$LAB_RESULTS/compare.json"
