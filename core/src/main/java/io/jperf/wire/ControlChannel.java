@@ -1,10 +1,7 @@
 package io.jperf.wire;
 
-import java.io.EOFException;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.InterruptedIOException;
-import java.io.OutputStream;
 import java.net.ConnectException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -20,41 +17,64 @@ import java.util.Locale;
 import java.util.Objects;
 
 /**
- * perftest's out-of-band TCP control connection (non-rdma_cm mode), byte-compatible with perftest 6.06.
+ * perftest's out-of-band control exchange, byte-compatible with perftest 6.06 to 6.29 over either of its
+ * transports: TCP (the default) or, with {@code -R}, an RDMA CM control QP ({@link ControlTransport}).
  *
  * <p>Every exchange sends one fixed-size message each way: the {@link Role#CLIENT} writes and then reads,
  * the {@link Role#SERVER} reads and then writes. Reads block for at most the read timeout
  * ({@link #setReadTimeout}); a peer that closes, stalls or sends bytes that are not perftest's format
- * raises a {@link ProtocolException} naming the step. Which exchanges happen in which order is decided by
- * {@link PerftestHandshake}, not here.
+ * raises a {@link ProtocolException} naming the step. Key messages travel as text over TCP and as the
+ * binary {@code pingpong_dest} of the peer's version over RDMA CM ({@link KeyFormat}). Which exchanges
+ * happen in which order is decided by {@link PerftestHandshake}, not here.
  *
- * <p>Lifecycle: obtained connected from {@link #connect} or {@link ControlListener#accept}; {@link #close}
- * is idempotent. Not thread-safe: one thread drives the exchange.
+ * <p>Lifecycle: obtained connected from {@link #connect}, {@link ControlListener#accept} or {@link #over};
+ * owns its transport; {@link #close} is idempotent. Not thread-safe: one thread drives the exchange.
  */
 public final class ControlChannel implements AutoCloseable {
 
     /** Length of the version message. */
     public static final int VERSION_SIZE = 16;
-    /** The bytes each side writes after the final key exchange: {@code "done"} and its NUL. */
+    /** The receive a jperf end posts for each message on an RDMA CM control QP (a jperf peer may fill it). */
+    public static final int JPERF_CM_RECEIVE = 4096;
+    /** The receive perftest 6.28 and later post on their RDMA CM control QP: the negotiation struct. */
+    static final int PERFTEST_628_CM_RECEIVE = ParameterNegotiation.SIZE;
+    /** The bytes each side writes after the final key exchange over TCP: {@code "done"} and its NUL. */
     static final byte[] DONE = "done\0".getBytes(StandardCharsets.US_ASCII);
 
     private static final Duration RETRY_PAUSE = Duration.ofMillis(100);
     private static final Duration DONE_DRAIN_TIMEOUT = Duration.ofMillis(500);
+    /** How long a server waits for the last 8 bytes of a 320-byte negotiation before naming a 312-byte peer. */
+    private static final Duration SHORT_NEGOTIATION_WAIT = Duration.ofSeconds(2);
 
-    private final Socket socket;
+    private final ControlTransport transport;
     private final Role role;
-    private final InputStream in;
-    private final OutputStream out;
     private Duration readTimeout;
     private PerftestVersion remoteVersion;
+    private KeyFormat keyFormat;
+    private int keyGidIndex = -1;
+
+    private ControlChannel(ControlTransport transport, Role role, Duration readTimeout) throws IOException {
+        this.transport = transport;
+        this.role = role;
+        this.keyFormat = transport.messageBased() ? KeyFormat.DEST_56 : KeyFormat.TEXT;
+        setReadTimeout(readTimeout);
+    }
 
     ControlChannel(Socket socket, Role role, Duration readTimeout) throws IOException {
-        this.socket = socket;
-        this.role = role;
-        socket.setTcpNoDelay(true);
-        this.in = socket.getInputStream();
-        this.out = socket.getOutputStream();
-        setReadTimeout(readTimeout);
+        this(new TcpTransport(socket, readTimeout), role, readTimeout);
+    }
+
+    /**
+     * A channel over a connected transport, e.g. perftest's RDMA CM control QP ({@code -R}).
+     *
+     * @param role        which side this is: the client writes first in every exchange
+     * @param readTimeout the initial read timeout
+     */
+    public static ControlChannel over(ControlTransport transport, Role role, Duration readTimeout) throws IOException {
+        Objects.requireNonNull(transport, "transport");
+        Objects.requireNonNull(role, "role");
+        requirePositive(readTimeout);
+        return new ControlChannel(transport, role, readTimeout);
     }
 
     /**
@@ -122,19 +142,39 @@ public final class ControlChannel implements AutoCloseable {
         return role;
     }
 
+    /** Whether this channel runs over perftest's RDMA CM control QP ({@code -R}) rather than TCP. */
+    public boolean overRdmaCm() {
+        return transport.messageBased();
+    }
+
+    /** The transport's name for messages: "TCP" or "RDMA CM". */
+    public String transportName() {
+        return transport.name();
+    }
+
     /** This end's address of the connection (on a server: the address the client reached). */
     public java.net.InetAddress localAddress() {
-        return socket.getLocalAddress();
+        return transport.localAddress();
     }
 
     /** The peer's address of the connection. */
     public java.net.InetAddress remoteAddress() {
-        return socket.getInetAddress();
+        return transport.remoteAddress();
     }
 
     /** The peer's version once {@link #exchangeVersion} has run, else null. */
     public PerftestVersion remoteVersion() {
         return remoteVersion;
+    }
+
+    /** How key messages travel: text over TCP; over RDMA CM the peer version's binary layout. */
+    public KeyFormat keyFormat() {
+        return keyFormat;
+    }
+
+    /** The GID index this end reports in binary key messages (perftest prints it; -1 = none). */
+    public void keyGidIndex(int gidIndex) {
+        this.keyGidIndex = gidIndex;
     }
 
     /** The current read timeout. */
@@ -145,16 +185,17 @@ public final class ControlChannel implements AutoCloseable {
     /**
      * Sets how long each read may wait for the peer, e.g. longer while the peer runs its measurement.
      *
-     * @throws IOException if the socket is closed
+     * @throws IOException if the connection is closed
      */
     public void setReadTimeout(Duration timeout) throws IOException {
         requirePositive(timeout);
-        socket.setSoTimeout((int) Math.max(1, Math.min(Integer.MAX_VALUE, timeout.toMillis())));
+        transport.setReadTimeout(timeout);
         this.readTimeout = timeout;
     }
 
     /**
-     * Exchanges the 16-byte NUL-padded version strings.
+     * Exchanges the 16-byte NUL-padded version strings. Over RDMA CM the peer's version then decides the
+     * key layout and the largest message it can receive.
      *
      * @param ours at most 15 ASCII characters, e.g. {@link PerftestVersion#ADVERTISED}
      * @return the peer's version
@@ -181,6 +222,12 @@ public final class ControlChannel implements AutoCloseable {
                     + " than 5.70 are not compatible (perftest refuses them too): upgrade the peer");
         }
         remoteVersion = remote;
+        if (transport.messageBased()) {
+            keyFormat = remote.isJperf() ? KeyFormat.DEST_56 : KeyFormat.forRdmaCmPeer(remote);
+            transport.limitMessagesTo(remote.isJperf() ? JPERF_CM_RECEIVE
+                    : remote.atLeast(ParameterNegotiation.UNCONDITIONAL_VERSION) ? PERFTEST_628_CM_RECEIVE
+                    : ControlTransport.SMALLEST_PEER_RECEIVE);
+        }
         return remote;
     }
 
@@ -221,8 +268,61 @@ public final class ControlChannel implements AutoCloseable {
     }
 
     /**
-     * Exchanges one QP's key message. The peer's message must have the same length as ours (both with a
-     * GID or both without).
+     * Exchanges perftest 6.28's parameter negotiation ({@link ParameterNegotiation}, 320 bytes). A peer
+     * built without mlx5dv sends 312 bytes: the server side notices the missing 8 bytes within a few
+     * seconds and says so.
+     *
+     * @return the peer's parameters
+     */
+    public ParameterNegotiation exchangeNegotiation(ParameterNegotiation ours) throws IOException {
+        String step = "perftest 6.28 parameter negotiation";
+        byte[] mine = ours.encode();
+        byte[] theirs;
+        if (role == Role.CLIENT) {
+            transport.write(mine, step);
+            theirs = readNegotiation(step);
+        } else {
+            theirs = readNegotiation(step);
+            transport.write(mine, step);
+        }
+        return ParameterNegotiation.decode(theirs);
+    }
+
+    private byte[] readNegotiation(String step) throws IOException {
+        int shortSize = ParameterNegotiation.SIZE_WITHOUT_MLX5DV;
+        if (transport.messageBased()) {
+            try {
+                return transport.read(ParameterNegotiation.SIZE, step);
+            } catch (ProtocolException e) {
+                throw shortNegotiation(e.getMessage().contains(shortSize + "-byte") ? null : e);
+            }
+        }
+        byte[] head = transport.read(shortSize, step);
+        Duration normal = readTimeout;
+        try {
+            transport.setReadTimeout(role == Role.SERVER ? SHORT_NEGOTIATION_WAIT : normal);
+            byte[] tail = transport.read(ParameterNegotiation.SIZE - shortSize, step);
+            return ByteBuffer.allocate(ParameterNegotiation.SIZE).put(head).put(tail).array();
+        } catch (ProtocolException e) {
+            throw shortNegotiation(e);
+        } finally {
+            transport.setReadTimeout(normal);
+        }
+    }
+
+    private static ProtocolException shortNegotiation(ProtocolException cause) {
+        if (cause != null && !cause.getMessage().contains("timed out")) {
+            return cause;
+        }
+        return new ProtocolException("the peer is perftest 6.28 built without mlx5dv: its parameter negotiation"
+                + " has " + ParameterNegotiation.SIZE_WITHOUT_MLX5DV + " bytes, jperf speaks the "
+                + ParameterNegotiation.SIZE + "-byte form of builds with mlx5dv; use perftest 6.29 (or a 6.28 built"
+                + " against rdma-core's mlx5dv headers) at the peer", cause);
+    }
+
+    /**
+     * Exchanges one QP's key message in this channel's {@link #keyFormat}. Over TCP the peer's message
+     * must have the same length as ours (both with a GID or both without).
      */
     public KeyMessage exchangeKeys(KeyMessage ours) throws IOException {
         return exchangeKeys(ours, "key exchange");
@@ -233,9 +333,22 @@ public final class ControlChannel implements AutoCloseable {
         return exchangeKeys(ours, "barrier");
     }
 
+    /**
+     * perftest's synchronisation around the RDMA CM connection of the test QPs ({@code -R}): one key
+     * exchange of a zeroed {@code pingpong_dest}, whose content both sides ignore.
+     */
+    public void sync(String step) throws IOException {
+        if (!keyFormat.binary()) {
+            throw new IllegalStateException("the RDMA CM synchronisation runs over the RDMA CM control QP only");
+        }
+        exchange(new byte[keyFormat.size(null)], step);
+    }
+
     KeyMessage exchangeKeys(KeyMessage ours, String step) throws IOException {
-        return KeyMessage.decode(exchange(ours.encode(), step + " (" + ours.encodedSize()
-                + "-byte key message; check both sides agree on -x/--gid-index)"));
+        int size = keyFormat.size(ours);
+        return keyFormat.decode(exchange(keyFormat.encode(ours, keyGidIndex), step + " (" + size
+                + "-byte " + (keyFormat.binary() ? "pingpong_dest" : "key message; check both sides agree on"
+                + " -x/--gid-index") + ")"));
     }
 
     /**
@@ -255,16 +368,20 @@ public final class ControlChannel implements AutoCloseable {
     }
 
     /**
-     * perftest's closing sequence: a final key exchange, then each side writes {@code "done\0"} and
-     * closes. jperf also reads the peer's {@code "done"} briefly before closing so that unread bytes do not
-     * turn the close into a reset.
+     * perftest's closing sequence: a final key exchange; over TCP each side then writes {@code "done\0"}
+     * and closes (jperf reads the peer's {@code "done"} briefly first so that unread bytes do not turn the
+     * close into a reset; perftest 6.29 sends none). Over RDMA CM there is no {@code "done"}.
      */
     public void closeHandshake(KeyMessage ours) throws IOException {
         exchangeKeys(ours, "closing handshake");
-        write(DONE, "closing handshake");
+        if (transport.messageBased()) {
+            close();
+            return;
+        }
+        transport.write(DONE, "closing handshake");
         try {
-            setReadTimeout(DONE_DRAIN_TIMEOUT);
-            in.readNBytes(DONE.length);
+            transport.setReadTimeout(DONE_DRAIN_TIMEOUT);
+            transport.read(DONE.length, "closing handshake");
         } catch (IOException ignored) {
             // The peer may already have closed; its "done" is a courtesy, not part of the result.
         } finally {
@@ -275,7 +392,7 @@ public final class ControlChannel implements AutoCloseable {
     /** Closes the connection. Idempotent. */
     @Override
     public void close() throws IOException {
-        socket.close();
+        transport.close();
     }
 
     private long exchangeLong(long value, String step) throws IOException {
@@ -299,63 +416,34 @@ public final class ControlChannel implements AutoCloseable {
     }
 
     void writeVariable(byte[] bytes, String step) throws IOException {
-        write(ByteBuffer.allocate(4 + bytes.length).putInt(bytes.length).put(bytes).array(), step);
+        transport.write(ByteBuffer.allocate(4).putInt(bytes.length).array(), step);
+        if (bytes.length > 0) {
+            transport.write(bytes, step);
+        }
     }
 
     byte[] readVariable(int maxLength, String step) throws IOException {
-        int length = ByteBuffer.wrap(readFully(4, step)).getInt();
+        int length = ByteBuffer.wrap(transport.read(4, step)).getInt();
         if (length < 0 || length > maxLength) {
             throw new ProtocolException("the peer announced a " + length + "-byte message during " + step
                     + " (at most " + maxLength + " expected): not a jperf peer of this version?");
         }
-        return readFully(length, step);
+        return length == 0 ? new byte[0] : transport.read(length, step);
     }
 
     /** One exchange: the client writes then reads, the server reads then writes; same length both ways. */
     byte[] exchange(byte[] ours, String step) throws IOException {
         if (role == Role.CLIENT) {
-            write(ours, step);
-            return readFully(ours.length, step);
+            transport.write(ours, step);
+            return transport.read(ours.length, step);
         }
-        byte[] theirs = readFully(ours.length, step);
-        write(ours, step);
+        byte[] theirs = transport.read(ours.length, step);
+        transport.write(ours, step);
         return theirs;
     }
 
-    private void write(byte[] bytes, String step) throws IOException {
-        try {
-            out.write(bytes);
-            out.flush();
-        } catch (IOException e) {
-            throw new ProtocolException("could not send to the peer during " + step + ": " + e.getMessage()
-                    + " (the peer probably exited; see its output)", e);
-        }
-    }
-
-    private byte[] readFully(int n, String step) throws IOException {
-        byte[] buf = new byte[n];
-        int got = 0;
-        try {
-            while (got < n) {
-                int r = in.read(buf, got, n - got);
-                if (r < 0) {
-                    throw new EOFException();
-                }
-                got += r;
-            }
-        } catch (EOFException e) {
-            throw new ProtocolException("peer closed the control connection during " + step + " (received "
-                    + got + " of " + n + " bytes); see the peer's output for why it stopped", e);
-        } catch (SocketTimeoutException e) {
-            throw new ProtocolException("timed out after " + seconds(readTimeout) + " waiting for the peer"
-                    + " during " + step + " (received " + got + " of " + n + " bytes)", e);
-        } catch (IOException e) {
-            throw new ProtocolException("control connection failed during " + step + ": " + e.getMessage(), e);
-        }
-        return buf;
-    }
-
-    static String seconds(Duration d) {
+    /** A duration as perftest users read it: "60 s" or "0.500 s". */
+    public static String seconds(Duration d) {
         long ms = d.toMillis();
         return ms % 1000 == 0 ? (ms / 1000) + " s" : String.format(Locale.ROOT, "%.3f s", ms / 1000.0);
     }
@@ -406,6 +494,22 @@ public final class ControlChannel implements AutoCloseable {
         /** The port listened on (useful when 0 was requested). */
         public int localPort() {
             return server.getLocalPort();
+        }
+
+        /**
+         * Waits up to {@code timeout} for one client.
+         *
+         * @return the connected client, or null if none connected in time
+         */
+        public ControlChannel poll(Duration timeout) throws IOException {
+            try {
+                return accept(timeout);
+            } catch (ProtocolException e) {
+                if (e.getCause() instanceof SocketTimeoutException) {
+                    return null;
+                }
+                throw e;
+            }
         }
 
         /**

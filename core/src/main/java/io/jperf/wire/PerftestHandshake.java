@@ -10,8 +10,11 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The order of perftest 6.06's control exchanges for {@code ib_write_bw} and {@code ib_write_lat}
- * (non-rdma_cm), driving a {@link ControlChannel}. The caller performs the QP work between the steps:
+ * The order of perftest's control exchanges for {@code ib_write_bw} and {@code ib_write_lat}, driving a
+ * {@link ControlChannel} over either transport (TCP, or with {@code -R} the RDMA CM control QP, where the
+ * caller adds the two {@link ControlChannel#sync} exchanges around connecting the test QPs and perftest
+ * 6.28's {@link ControlChannel#exchangeNegotiation} after the preamble). The caller performs the QP work
+ * between the steps:
  * <ol>
  *   <li>{@link #exchangeVersion} and {@link #preamble}: (bw only) both sides sleep 1 s; version; page size
  *       and cache line; MTU. Two jperf ends exchange their extension between the version and the rest.</li>

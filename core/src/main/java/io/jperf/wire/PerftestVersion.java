@@ -13,8 +13,11 @@ import java.util.Objects;
  *   <li>it is at least 5.70, the oldest version a perftest peer accepts;</li>
  *   <li>being at least 5.33 it makes the peer send page size and cache line (5.32), the MTU as a
  *       two-byte digit (5.31) and 8-byte iteration counts in bandwidth reports (5.33);</li>
- *   <li>being below 6.28 it keeps peers from sending 6.28's binary parameter-negotiation struct, whose
- *       size and byte order depend on how the peer was built.</li>
+ *   <li>being below 6.28 it keeps 6.29 and later from sending their binary parameter-negotiation struct,
+ *       whose size and byte order depend on how the peer was built (perftest 6.28 sends it to every peer;
+ *       jperf answers it, see {@link ParameterNegotiation});</li>
+ *   <li>over {@code -R}'s RDMA CM control QP, the peer's version also decides the binary key layout and
+ *       the largest message jperf may send it ({@link KeyFormat}).</li>
  * </ul>
  * jperf refuses peers older than {@link #MIN_SUPPORTED}, so every older feature gate is always met and
  * the exchange has a single shape.
@@ -30,8 +33,6 @@ public record PerftestVersion(String text, double number) {
     public static final String JPERF_MARKER = "jperf";
     /** The oldest peer version perftest (and jperf) accept. */
     public static final double MIN_SUPPORTED = 5.70;
-    /** From this version on perftest sends a binary parameter-negotiation struct; jperf stays below it. */
-    public static final double NEGOTIATION_VERSION = 6.28;
 
     public PerftestVersion {
         Objects.requireNonNull(text, "text");

@@ -118,7 +118,7 @@ class KeyMessageTest {
         assertEquals(5.7, PerftestVersion.parse("5.70-beta").number());
         assertEquals(0, PerftestVersion.parse("abc").number());
         assertTrue(PerftestVersion.ADVERTISED.isSupported());
-        assertFalse(PerftestVersion.ADVERTISED.atLeast(PerftestVersion.NEGOTIATION_VERSION));
+        assertFalse(PerftestVersion.ADVERTISED.atLeast(ParameterNegotiation.UNCONDITIONAL_VERSION));
         assertFalse(PerftestVersion.parse("5.69").isSupported());
         assertTrue(PerftestVersion.parse("6.29").isSupported());
     }
