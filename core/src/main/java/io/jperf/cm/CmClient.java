@@ -75,6 +75,7 @@ public final class CmClient {
                 Context context = connections.context(id.verbsHandle(), path.device());
                 QpResources resources = setup.resources(new CmEndpoint(i, context, path.port(), path));
                 id.createQp(resources.pd(), resources.sendCq(), resources.recvCq(), resources.caps());
+                resources.prepare().accept(id.queuePair());
                 CmOptions own = resources.applyTo(options);
                 if (own.privateData().length > CmOptions.MAX_CONNECT_PRIVATE_DATA) {
                     throw new IllegalArgumentException("a connect request carries at most "

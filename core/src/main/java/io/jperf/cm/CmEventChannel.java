@@ -164,6 +164,27 @@ public final class CmEventChannel extends NativeResource {
         }
     }
 
+    /**
+     * Waits up to {@code timeout} until an event for the id at {@code key} is queued, without taking it
+     * (e.g. to learn whether a client asked to connect while also watching another listener).
+     */
+    synchronized boolean hasEventFor(long key, Duration timeout) {
+        ensureOpen();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            for (CmEvent e : pending) {
+                if (e.routingKey() == key) {
+                    return true;
+                }
+            }
+            Optional<CmEvent> e = read(deadline);
+            if (e.isEmpty()) {
+                return false;
+            }
+            pending.addLast(e.get());
+        }
+    }
+
     /** Drops the queued events of a destroyed id; returns the connect requests queued for it as a listener. */
     synchronized List<CmEvent> forget(long key) {
         List<CmEvent> requests = new ArrayList<>();

@@ -60,6 +60,15 @@ public final class CmServer implements AutoCloseable {
         return listener;
     }
 
+    /**
+     * Waits up to {@code wait} for a client's connect request and leaves it queued for {@link #accept}.
+     *
+     * @return whether one is waiting
+     */
+    public boolean awaitRequest(Duration wait) {
+        return channel.hasEventFor(listener.address(), wait);
+    }
+
     /** Accepts {@code count} connections with perftest's options. */
     public CmConnections accept(int count, QpSetup setup, Duration timeout) {
         return accept(count, setup, CmOptions.perftest(), timeout);
@@ -95,6 +104,7 @@ public final class CmServer implements AutoCloseable {
                     context = connections.context(id.verbsHandle(), path.device());
                     resources = setup.resources(new CmEndpoint(i, context, path.port(), path));
                     id.createQp(resources.pd(), resources.sendCq(), resources.recvCq(), resources.caps());
+                    resources.prepare().accept(id.queuePair());
                 } catch (RuntimeException | Error e) {
                     rejectQuietly(id);
                     throw e;

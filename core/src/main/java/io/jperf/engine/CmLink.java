@@ -3,6 +3,8 @@ package io.jperf.engine;
 import io.jperf.cm.CmClient;
 import io.jperf.cm.CmConnection;
 import io.jperf.cm.CmConnections;
+import io.jperf.cm.CmEventType;
+import io.jperf.cm.CmException;
 import io.jperf.cm.CmOptions;
 import io.jperf.cm.CmPath;
 import io.jperf.cm.CmServer;
@@ -26,31 +28,47 @@ import java.util.List;
  * set up, and the CM creates and connects each QP on them. Reports what the CM resolved and warns
  * when it is not what the user asked for.
  *
- * <p>Lifecycle: a server {@link #listen}s before anything else, so a client finds the CM port
- * open; {@link #establish} connects (client) or accepts (server) {@code -q} connections and
- * returns the endpoint; {@link #close} disconnects and frees everything, the endpoint included.
+ * <p>Lifecycle: a server accepts on a listener it owns ({@link #listen}, {@code jperf serve}) or
+ * borrows ({@link #accepting}: the one-test server's listener, which took the control connection
+ * first, as perftest's server does on the same port); a {@link #client} connects, trying again
+ * while a perftest server has not started listening yet. {@link #establish} connects or accepts
+ * {@code -q} connections and returns the endpoint; {@link #close} disconnects (a perftest peer
+ * waits for that) and frees everything, the endpoint included, but not a borrowed listener.
  */
 final class CmLink implements AutoCloseable {
+    /** perftest's client tries to connect the test QPs 10 times, 100 ms apart: its server listens only after a sync. */
+    private static final int CONNECT_TRIES = 10;
+    private static final Duration CONNECT_PAUSE = Duration.ofMillis(100);
+
     private final TestOptions options;
     private final CmServer server;
+    private final boolean ownsServer;
     private final String destination;
     private CmConnections connections;
     private Endpoint endpoint;
 
-    private CmLink(TestOptions options, CmServer server, String destination) {
+    private CmLink(TestOptions options, CmServer server, boolean ownsServer, String destination) {
         this.options = options;
         this.server = server;
+        this.ownsServer = ownsServer;
         this.destination = destination;
     }
 
+    /** A server with a listener of its own on the options' port (the test QPs of a {@code jperf serve} test). */
     static CmLink listen(TestOptions options) throws IOException {
         InetAddress bind = options.bindSourceIp() == null ? null : InetAddress.getByName(options.bindSourceIp());
-        return new CmLink(options, CmServer.listen(new InetSocketAddress(bind, options.port()), options.numQps()), null);
+        return new CmLink(options, CmServer.listen(new InetSocketAddress(bind, options.port()), options.numQps()),
+                true, null);
+    }
+
+    /** A server that accepts the test QPs from a listener it borrows (the one the control connection came through). */
+    static CmLink accepting(TestOptions options, CmServer listener) {
+        return new CmLink(options, listener, false, null);
     }
 
     /** @param destination the peer's RDMA address to connect to; null: the server host */
     static CmLink client(TestOptions options, String destination) {
-        return new CmLink(options, null, destination != null ? destination : options.serverHost());
+        return new CmLink(options, null, false, destination != null ? destination : options.serverHost());
     }
 
     /** Connects or accepts the test QPs; returns the endpoint (QPs in RTS) and adds what to warn about. */
@@ -69,8 +87,7 @@ final class CmLink implements AutoCloseable {
         if (server != null) {
             connections = server.accept(options.numQps(), setup, cmOptions, timeout);
         } else {
-            InetSocketAddress peer = new InetSocketAddress(InetAddress.getByName(destination), options.port());
-            connections = CmClient.connect(peer, bindSource(), options.numQps(), setup, cmOptions, timeout);
+            connections = connectWithRetries(setup, cmOptions, timeout);
         }
         List<io.jperf.verbs.QueuePair> qps = new ArrayList<>();
         for (CmConnection c : connections.list()) {
@@ -79,6 +96,34 @@ final class CmLink implements AutoCloseable {
         }
         endpoint.adoptQueuePairs(qps);
         return endpoint;
+    }
+
+    /**
+     * Connects the test QPs, trying again while the server rejects them: a perftest server only listens
+     * for them once both ends passed the synchronisation before it.
+     */
+    private CmConnections connectWithRetries(QpSetup setup, CmOptions cmOptions, Duration timeout) throws IOException {
+        InetSocketAddress peer = new InetSocketAddress(InetAddress.getByName(destination), options.port());
+        InetAddress source = bindSource();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return CmClient.connect(peer, source, options.numQps(), setup, cmOptions,
+                        Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
+            } catch (CmException e) {
+                endpoint = null;
+                boolean rejected = e.event().map(ev -> ev.type() == CmEventType.REJECTED).orElse(false);
+                if (!rejected || attempt >= CONNECT_TRIES || System.nanoTime() + CONNECT_PAUSE.toNanos() - deadline > 0) {
+                    throw e;
+                }
+            }
+            try {
+                Thread.sleep(CONNECT_PAUSE);
+            } catch (InterruptedException ie) {
+                Thread.currentThread().interrupt();
+                throw new java.io.InterruptedIOException("interrupted while connecting the test QPs");
+            }
+        }
     }
 
     /** What the CM resolved, one per connection. */
@@ -125,7 +170,7 @@ final class CmLink implements AutoCloseable {
             if (endpoint != null) {
                 endpoint.close();
             }
-            if (server != null) {
+            if (server != null && ownsServer) {
                 server.close();
             }
         }

@@ -11,6 +11,7 @@ import io.jperf.verbs.Mtu;
 import io.jperf.wire.ControlChannel;
 import io.jperf.wire.JperfExtension;
 import io.jperf.wire.KeyMessage;
+import io.jperf.wire.ParameterNegotiation;
 import io.jperf.wire.PerftestHandshake;
 import io.jperf.wire.PerftestHandshake.Preamble;
 import io.jperf.wire.PerftestVersion;
@@ -33,6 +34,8 @@ final class TestSession {
     private static final int CACHE_LINE = 64;
     private static final String PARAM_PREFIX = "param.";
     private static final String WARMUP_FIELD = "latency.warmup_rounds";
+    /** perftest's {@code -D} default, which its 6.28 negotiation sends when no duration was given. */
+    private static final int PERFTEST_DEFAULT_DURATION = 5;
 
     private TestOptions options;
     private CmLink cm;
@@ -121,13 +124,23 @@ final class TestSession {
             Preamble preamble = handshake.preamble(PAGE_SIZE, CACHE_LINE, localMtu.nativeValue());
             String peerVersion = preamble.remoteVersion().text();
             boolean jperfPeer = preamble.remoteVersion().isJperf();
+            if (ParameterNegotiation.sentBy(preamble.remoteVersion())) {
+                negotiate(preamble.remoteVersion());
+            }
             Mtu pathMtu = Mtu.fromNative(preamble.ibvMtu());
             if (cm != null) {
+                if (channel.overRdmaCm()) {
+                    channel.sync("synchronisation before connecting the test QPs with RDMA CM");
+                }
                 List<String> cmWarnings = new ArrayList<>();
                 endpoint = cm.establish(timeout, cmWarnings);
                 cmWarnings.forEach(this::warn);
                 pathMtu = pathMtu.min(endpoint.port().activeMtu());
+                if (channel.overRdmaCm()) {
+                    channel.sync("synchronisation after connecting the test QPs with RDMA CM");
+                }
             }
+            channel.keyGidIndex(endpoint.gid().map(GidEntry::index).orElse(-1));
             List<KeyMessage> localKeys = endpoint.localKeys();
             List<KeyMessage> remoteKeys = handshake.exchangeQpKeys(localKeys);
             if (cm == null) {
@@ -166,9 +179,11 @@ final class TestSession {
 
     /** Version and jperf extension as the client or a one-test server; returns the handshake to go on with. */
     private PerftestHandshake agree() throws IOException {
-        PerftestHandshake handshake = new PerftestHandshake(channel, options, settleDelay);
+        boolean versionKnown = channel.remoteVersion() != null;
+        PerftestHandshake handshake = versionKnown ? PerftestHandshake.afterVersion(channel, options)
+                : new PerftestHandshake(channel, options, settleDelay);
         try {
-            PerftestVersion remote = handshake.exchangeVersion();
+            PerftestVersion remote = versionKnown ? channel.remoteVersion() : handshake.exchangeVersion();
             String servePeer = settings.servePeerAddress();
             if (remote.isJperf()) {
                 Map<String, String> ours = extensionFields();
@@ -185,10 +200,8 @@ final class TestSession {
                 }
                 checkParameters(theirs);
                 latencyWarmupRounds = Math.min(ourWarmupRounds(), parseRounds(theirs.get(WARMUP_FIELD)));
-            } else if (cm != null) {
-                throw new TestFailedException("-R needs jperf at both ends, but the peer is perftest " + remote.text()
-                        + ": perftest's -R runs its control exchange over an RDMA CM QP in a binary format that"
-                        + " changes between versions; run both ends without -R, or jperf on both ends");
+            } else if (options.rdmaCm() != channel.overRdmaCm()) {
+                throw modeMismatch(remote);
             } else if (servePeer != null) {
                 warn("the peer is perftest " + remote.text() + ": it uses its own device, whatever " + servePeer + " asks");
             }
@@ -239,6 +252,43 @@ final class TestSession {
         }
         answer.putAll(extensionFields());
         return answer;
+    }
+
+    /** A perftest peer that meets this end over the other control transport: name it and its mode. */
+    private TestFailedException modeMismatch(PerftestVersion remote) {
+        String theirs = channel.overRdmaCm() ? "RDMA CM (-R)" : "TCP (without -R)";
+        String ours = options.rdmaCm() ? "-R" : "without -R";
+        String who = options.isServer() ? "a perftest " + remote.text() + " client connected with " + theirs
+                : "the server is perftest " + remote.text() + " using " + theirs;
+        return new TestFailedException(who + ", but this end runs " + ours + ": run both ends with -R, or both without");
+    }
+
+    /**
+     * perftest 6.28 sends its parameter negotiation to every peer: answer it with this end's values and
+     * refuse a mismatch, as 6.28 does (it names the mismatch on its side too).
+     */
+    private void negotiate(PerftestVersion remote) throws IOException {
+        int maxReads;
+        if (endpoint != null) {
+            maxReads = endpoint.context().maxOutstandingReads();
+        } else {
+            try (io.jperf.verbs.Context device = io.jperf.verbs.Rdma.open(options.device())) {
+                maxReads = device.maxOutstandingReads();
+            }
+        }
+        ParameterNegotiation ours = new ParameterNegotiation(options.allSizes() ? 1 : 0,
+                options.connection() == io.jperf.options.Connection.UC ? 1 : 0, ParameterNegotiation.VERB_WRITE,
+                options.kind().isBandwidth() ? 1 : 0, 0, options.durationSeconds() > 0 ? 1 : 0,
+                options.reportGbits() ? 0 : 1,
+                options.allSizes() ? ParameterNegotiation.ALL_SIZES_MAX : options.size(),
+                options.durationSeconds() > 0 ? 0 : options.iterations(), options.numQps(),
+                options.durationSeconds() > 0 ? options.durationSeconds() : PERFTEST_DEFAULT_DURATION, options.rdmaCm(),
+                maxReads);
+        List<String> mismatches = ours.mismatches(channel.exchangeNegotiation(ours));
+        if (!mismatches.isEmpty()) {
+            throw new TestFailedException("the peer (perftest " + remote.text() + ") runs with different parameters;"
+                    + " these must be equal on both ends: " + String.join("; ", mismatches));
+        }
     }
 
     /** The serve peer could not run the test: its reason, and what its path record says about its own end. */

@@ -19,8 +19,8 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * The embeddable write test: RDMA WRITE bandwidth ({@code ib_write_bw}) or latency
- * ({@code ib_write_lat}) against a peer that is jperf or perftest, over perftest's out-of-band
- * TCP exchange.
+ * ({@code ib_write_lat}) against a peer that is jperf or perftest (6.06 to 6.29), over perftest's
+ * out-of-band exchange: TCP, or with {@code -R} (the options' {@code rdmaCm}) its RDMA CM control QP.
  *
  * <pre>{@code
  * TestOptions options = TestOptions.builder(TestKind.WRITE_BW)
@@ -126,43 +126,38 @@ public final class WriteTest {
             }
             if (options.isServer()) {
                 // listen before touching the device, so a client started right after us finds the port open
-                try (ControlListener listening = ControlChannel.listen(options.port(), bindAddress());
+                try (Rendezvous rendezvous = Rendezvous.listen(options, bindAddress(), options.port());
                      Endpoint endpoint = Endpoint.open(options)) {
-                    return serve(endpoint, listening);
+                    return new TestSession(options, endpoint, null, rendezvous.accept(settings.timeout()), settings).run();
                 }
             }
             try (Endpoint endpoint = Endpoint.open(options)) {
-                return connect(endpoint);
+                ControlChannel channel = Rendezvous.connect(options, bindAddress(), settings.timeout());
+                return new TestSession(options, endpoint, null, channel, settings).run();
             }
         } catch (IOException e) {
             throw new TestFailedException(e.getMessage(), e);
         }
     }
 
-    /** -R: the TCP control exchange as usual, the test QPs connected by RDMA CM on the same port number. */
+    /**
+     * -R: the control exchange runs over an RDMA CM QP as perftest's does, and the test QPs are connected by
+     * RDMA CM on the same port (a jperf peer that speaks TCP, such as {@code jperf serve}, gets the control
+     * exchange over TCP instead). The server's RDMA CM listener takes the control connection and the test QPs.
+     */
     private WriteTestResult runWithRdmaCm() throws IOException {
         if (options.isServer()) {
-            try (CmLink cm = CmLink.listen(options);
-                 ControlListener listening = ControlChannel.listen(options.port(), bindAddress())) {
-                ControlChannel channel = listening.accept(settings.timeout());
-                return new TestSession(options, null, cm, channel, settings).run();
+            try (Rendezvous rendezvous = Rendezvous.listen(options, bindAddress(), options.port())) {
+                ControlChannel channel = rendezvous.accept(settings.timeout());
+                try (CmLink cm = CmLink.accepting(options, rendezvous.cmListener())) {
+                    return new TestSession(options, null, cm, channel, settings).run();
+                }
             }
         }
         try (CmLink cm = CmLink.client(options, settings.servePeerAddress())) {
-            ControlChannel channel;
-            try {
-                channel = ControlChannel.connect(options.serverHost(), options.port(), bindAddress(), settings.timeout());
-            } catch (IOException e) {
-                throw new TestFailedException(e.getMessage() + " (with -R jperf still exchanges test parameters over"
-                        + " TCP on the same port: the server must be jperf with -R too)", e);
-            }
+            ControlChannel channel = Rendezvous.connect(options, bindAddress(), settings.timeout());
             return new TestSession(options, null, cm, channel, settings).run();
         }
-    }
-
-    private WriteTestResult connect(Endpoint endpoint) throws IOException {
-        ControlChannel channel = ControlChannel.connect(options.serverHost(), options.port(), bindAddress(), settings.timeout());
-        return new TestSession(options, endpoint, null, channel, settings).run();
     }
 
     private WriteTestResult serve(Endpoint endpoint, ControlListener listening) throws IOException {

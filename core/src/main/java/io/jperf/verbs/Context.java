@@ -97,6 +97,16 @@ public final class Context extends NativeResource {
                 "device " + deviceName + " has no port " + port + " (ports are numbered from 1)"));
     }
 
+    /** The device's limit on outstanding RDMA reads and atomics per QP ({@code ibv_device_attr.max_qp_rd_atom}). */
+    public int maxOutstandingReads() {
+        ensureOpen();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment attr = ibv_device_attr.allocate(arena);
+            Calls.check("ibv_query_device(" + deviceName + ")", rdma_h.ibv_query_device(handle, attr));
+            return ibv_device_attr.max_qp_rd_atom(attr);
+        }
+    }
+
     public ProtectionDomain allocateProtectionDomain() {
         ensureOpen();
         return ProtectionDomain.allocate(this);

@@ -395,6 +395,11 @@ public final class ControlChannel implements AutoCloseable {
         transport.close();
     }
 
+    /** Breaks the exchange off so that the peer stops at once too ({@link ControlTransport#abandon}), and closes. */
+    public void abandon() throws IOException {
+        transport.abandon();
+    }
+
     private long exchangeLong(long value, String step) throws IOException {
         return ByteBuffer.wrap(exchange(ByteBuffer.allocate(8).putLong(value).array(), step)).getLong();
     }

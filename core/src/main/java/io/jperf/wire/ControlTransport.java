@@ -63,6 +63,16 @@ public interface ControlTransport extends AutoCloseable {
     @Override
     void close() throws IOException;
 
+    /**
+     * Breaks the exchange off and closes: the peer must stop too, not wait. Over TCP closing is enough
+     * (the peer reads end-of-file). perftest never looks at RDMA CM events while it waits for a control
+     * message, so a message-based transport first sends one longer than any receive perftest posts: its
+     * receive fails and it exits.
+     */
+    default void abandon() throws IOException {
+        close();
+    }
+
     /** The receive every perftest posts on its RDMA CM control QP: {@code sizeof(struct pingpong_dest)} of 6.06. */
     int SMALLEST_PEER_RECEIVE = 56;
 }

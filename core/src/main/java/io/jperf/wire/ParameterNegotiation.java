@@ -47,6 +47,8 @@ public record ParameterNegotiation(int testMethod, int connectionType, int verb,
     public static final int SIZE_WITHOUT_MLX5DV = 312;
     /** perftest's size for {@code -a} in the struct (its largest message). */
     public static final long ALL_SIZES_MAX = 8_388_608;
+    /** perftest's {@code VerbType} value of RDMA WRITE. */
+    public static final int VERB_WRITE = 2;
     /** The version whose every peer gets the struct. */
     public static final double UNCONDITIONAL_VERSION = 6.28;
 

@@ -229,11 +229,19 @@ public final class PerftestHandshake implements AutoCloseable {
         }
     }
 
-    /** Closes the channel without the closing exchange (e.g. after a failure). Idempotent. */
+    /**
+     * Closes the channel. Before the end of the exchange (after a failure) the peer is made to stop
+     * too ({@link ControlChannel#abandon}). Idempotent.
+     */
     @Override
     public void close() throws IOException {
+        boolean finished = step == Step.FINISHED;
         step = Step.FINISHED;
-        channel.close();
+        if (finished) {
+            channel.close();
+        } else {
+            channel.abandon();
+        }
     }
 
     private List<KeyMessage> exchangeAll(List<KeyMessage> ours, String what) throws IOException {
