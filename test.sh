@@ -21,7 +21,7 @@ if [ "${JPERF_SKIP_LAB:-0}" = 1 ]; then
     exit 0
 fi
 lab/rdma-lab setup
-lab/rdma-lab test
+lab/rdma-lab test --timeout 1800
 # The two-guest scenarios (issue #6): jperf's verdicts per rail for each network scenario; uses the build above.
 lab/rdma-lab scenarios --no-build
 echo "test.sh: lab tier passed in $(( $(date +%s) - t1 ))s"

@@ -1,0 +1,395 @@
+package io.jperf.lab;
+
+import io.jperf.engine.TestFailedException;
+import io.jperf.engine.WriteTest;
+import io.jperf.engine.WriteTestResult;
+import io.jperf.options.TestKind;
+import io.jperf.options.TestOptions;
+import io.jperf.verbs.Context;
+import io.jperf.verbs.GidEntry;
+import io.jperf.verbs.GidSelection;
+import io.jperf.verbs.Rdma;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.TestFactory;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * The interop matrix on real rxe devices: jperf against itself, Debian's perftest 6.06 and upstream
+ * perftest 6.28 and 6.29, as server and as client, write-bw and write-lat, over TCP and with
+ * {@code -R}, plus {@code -a}, {@code -q 2}, {@code -b}, {@code --bind_source_ip} and {@code -T} rows, and
+ * the pairs whose modes differ, which both ends must name within seconds. jperf runs in this JVM; perftest
+ * runs as a process. Every cell asserts both ends' exit and a sane result; the table is printed at the end
+ * and written to {@code $LAB_RESULTS/interop-matrix.txt}. Upstream perftest comes from {@code $LAB_PERFTEST}
+ * (built by {@code lab/rdma-lab setup} from {@code ../shared/perftest-src}); without it those rows fail and
+ * say so.
+ */
+@Tag("lab")
+class LabPerftestInteropTest {
+    private static final String SERVER_DEV = "rxe0";
+    private static final String CLIENT_DEV = "rxe1";
+    private static final Duration TIMEOUT = Duration.ofSeconds(90);
+    private static final int ITERS = 200;
+    /** A perftest told off by jperf must stop by itself within this (it never times out on its own). */
+    private static final Duration PERFTEST_STOPS_WITHIN = Duration.ofSeconds(20);
+    private static final Pattern RESULT_LINE = Pattern.compile("(?m)^\\s*\\d+\\s+\\d+\\s+[0-9.]+");
+    private static final List<String> TABLE = new ArrayList<>();
+    private static String serverIp;
+    private static String clientIp;
+    private static int serverGid;
+    private static int clientGid;
+
+    /** Who runs an end: jperf in this JVM, or a perftest binary. */
+    enum Peer {
+        JPERF("jperf"), P606("6.06"), P628("6.28"), P629("6.29");
+
+        final String label;
+
+        Peer(String label) {
+            this.label = label;
+        }
+
+        String binary(TestKind kind) {
+            String program = kind == TestKind.WRITE_BW ? "ib_write_bw" : "ib_write_lat";
+            return switch (this) {
+                case P606 -> "/usr/bin/" + program;
+                case P628 -> upstream("6.28") + "/" + program;
+                case P629 -> upstream("6.29") + "/" + program;
+                case JPERF -> throw new IllegalStateException("jperf runs in-process");
+            };
+        }
+
+        private static String upstream(String version) {
+            String dir = System.getenv("LAB_PERFTEST");
+            return (dir == null ? "/var/cache/jperf-lab/perftest" : dir) + "/" + version;
+        }
+    }
+
+    /**
+     * One cell: both ends' peer and mode ({@code -R} or not), the test and extra flags.
+     *
+     * @param serverCm the server runs with -R
+     * @param clientCm the client runs with -R
+     * @param extra    perftest flags both ends get (jperf's equivalents are applied to its options)
+     * @param mismatch the ends' modes differ: both must fail and jperf must name the peer quickly
+     */
+    record Cell(TestKind kind, Peer server, Peer client, boolean serverCm, boolean clientCm, List<String> extra,
+                boolean mismatch) {
+        String mode() {
+            return serverCm == clientCm ? (serverCm ? "-R" : "TCP") : "srv " + (serverCm ? "-R" : "TCP") + ", cli "
+                    + (clientCm ? "-R" : "TCP");
+        }
+
+        String name() {
+            return String.format(Locale.ROOT, "%s %s: %s server <- %s client%s", kind == TestKind.WRITE_BW
+                    ? "write-bw" : "write-lat", mode(), server.label, client.label,
+                    extra.isEmpty() ? "" : " " + String.join(" ", extra));
+        }
+    }
+
+    @BeforeAll
+    static void findTheLabEnds() {
+        GidEntry s;
+        GidEntry c;
+        try (Context server = Rdma.open(SERVER_DEV); Context client = Rdma.open(CLIENT_DEV)) {
+            s = GidSelection.perftestDefault(server.queryPort(1)).orElseThrow();
+            c = GidSelection.perftestDefault(client.queryPort(1)).orElseThrow();
+        }
+        serverIp = s.ipAddress().orElseThrow().getHostAddress();
+        clientIp = c.ipAddress().orElseThrow().getHostAddress();
+        serverGid = s.index();
+        clientGid = c.index();
+    }
+
+    @AfterAll
+    static void printTheMatrix() throws IOException {
+        StringBuilder sb = new StringBuilder("\nInterop matrix (lab, rxe0 server <- rxe1 client, ").append(ITERS)
+                .append(" iterations):\n");
+        sb.append(String.format(Locale.ROOT, "| %-9s | %-16s | %-6s | %-6s | %-24s | %-4s | %6s | %s%n", "test", "mode",
+                "server", "client", "flags", "ok", "secs", "result"));
+        sb.append("|-----------|------------------|--------|--------|--------------------------|------|--------|--------\n");
+        TABLE.forEach(r -> sb.append(r).append('\n'));
+        System.out.println(sb);
+        String results = System.getenv("LAB_RESULTS");
+        if (results != null) {
+            Files.writeString(Path.of(results, "interop-matrix.txt"), sb.toString());
+        }
+    }
+
+    @TestFactory
+    Stream<DynamicTest> matrix() {
+        List<Cell> cells = new ArrayList<>();
+        for (TestKind kind : List.of(TestKind.WRITE_BW, TestKind.WRITE_LAT)) {
+            for (boolean cm : List.of(false, true)) {
+                cells.add(new Cell(kind, Peer.JPERF, Peer.JPERF, cm, cm, List.of(), false));
+                for (Peer p : List.of(Peer.P606, Peer.P628, Peer.P629)) {
+                    cells.add(new Cell(kind, Peer.JPERF, p, cm, cm, List.of(), false));
+                    cells.add(new Cell(kind, p, Peer.JPERF, cm, cm, List.of(), false));
+                }
+            }
+        }
+        for (Peer p : List.of(Peer.P606, Peer.P629)) {
+            cells.add(new Cell(TestKind.WRITE_BW, p, Peer.JPERF, true, true, List.of("-a"), false));
+            cells.add(new Cell(TestKind.WRITE_BW, Peer.JPERF, p, true, true, List.of("-q", "2"), false));
+            cells.add(new Cell(TestKind.WRITE_BW, p, Peer.JPERF, true, true, List.of("-q", "2"), false));
+            cells.add(new Cell(TestKind.WRITE_BW, Peer.JPERF, p, true, true, List.of("-b"), false));
+        }
+        cells.add(new Cell(TestKind.WRITE_BW, Peer.JPERF, Peer.P629, true, true, List.of("-a"), false));
+        cells.add(new Cell(TestKind.WRITE_BW, Peer.P629, Peer.JPERF, true, true, List.of("-b"), false));
+        cells.add(new Cell(TestKind.WRITE_LAT, Peer.P629, Peer.JPERF, true, true, List.of("-T", "104"), false));
+        cells.add(new Cell(TestKind.WRITE_BW, Peer.P629, Peer.JPERF, true, true,
+                List.of("--bind_source_ip", "CLIENT_IP"), false));
+        cells.add(new Cell(TestKind.WRITE_BW, Peer.JPERF, Peer.P606, true, false, List.of(), true));
+        cells.add(new Cell(TestKind.WRITE_BW, Peer.JPERF, Peer.P629, false, true, List.of(), true));
+        cells.add(new Cell(TestKind.WRITE_LAT, Peer.P606, Peer.JPERF, false, true, List.of(), true));
+        cells.add(new Cell(TestKind.WRITE_LAT, Peer.P629, Peer.JPERF, true, false, List.of(), true));
+        return cells.stream().map(c -> DynamicTest.dynamicTest(c.name(), () -> run(c)));
+    }
+
+    private void run(Cell cell) throws Exception {
+        long t0 = System.nanoTime();
+        String outcome = "FAIL";
+        String detail = "";
+        try {
+            detail = cell.mismatch() ? runMismatch(cell) : runPair(cell);
+            outcome = "PASS";
+        } catch (AssertionError | Exception e) {
+            detail = e.getMessage() == null ? e.toString() : e.getMessage().lines().findFirst().orElse("");
+            throw e;
+        } finally {
+            TABLE.add(String.format(Locale.ROOT, "| %-9s | %-16s | %-6s | %-6s | %-24s | %-4s | %6.1f | %s",
+                    cell.kind() == TestKind.WRITE_BW ? "write-bw" : "write-lat", cell.mode(), cell.server().label,
+                    cell.client().label, String.join(" ", cell.extra()).replace("CLIENT_IP", clientIp), outcome,
+                    (System.nanoTime() - t0) / 1e9, detail.length() > 110 ? detail.substring(0, 110) + "..." : detail));
+        }
+    }
+
+    /** Both ends in the same mode: both must exit cleanly with a result. */
+    private String runPair(Cell cell) throws Exception {
+        int port = freePort();
+        CompletableFuture<WriteTestResult> jperfServer = null;
+        Process perftestServer = null;
+        if (cell.server() == Peer.JPERF) {
+            TestOptions o = jperfOptions(cell, SERVER_DEV, port, null, cell.serverCm());
+            jperfServer = CompletableFuture.supplyAsync(() -> WriteTest.of(o).timeout(TIMEOUT).run());
+            Thread.sleep(1500);
+        } else {
+            perftestServer = perftest(cell, cell.server(), SERVER_DEV, serverGid, port, null, cell.serverCm());
+            awaitListening(perftestServer);
+        }
+        String clientSays;
+        if (cell.client() == Peer.JPERF) {
+            WriteTestResult r = WriteTest.of(jperfOptions(cell, CLIENT_DEV, port, serverIp, cell.clientCm()))
+                    .timeout(TIMEOUT).run();
+            clientSays = checkJperf(cell, r, true);
+        } else {
+            Process client = perftest(cell, cell.client(), CLIENT_DEV, clientGid, port, serverIp, cell.clientCm());
+            String out = output(client);
+            assertEquals(0, exit(client), cell.client().label + " client exit status:\n" + out);
+            assertTrue(RESULT_LINE.matcher(out).find(), "perftest client printed no result line:\n" + out);
+            clientSays = "perftest client ok";
+        }
+        if (jperfServer != null) {
+            WriteTestResult r = jperfServer.get(TIMEOUT.toSeconds() + 30, TimeUnit.SECONDS);
+            String serverSays = checkJperf(cell, r, false);
+            return cell.client() == Peer.JPERF ? clientSays : serverSays;
+        }
+        String out = output(perftestServer);
+        assertEquals(0, exit(perftestServer), cell.server().label + " server exit status:\n" + out);
+        if (cell.kind() == TestKind.WRITE_LAT || cell.extra().contains("-b")) {
+            assertTrue(RESULT_LINE.matcher(out).find(), "perftest server printed no result line:\n" + out);
+        }
+        return clientSays;
+    }
+
+    /** The ends' modes differ: jperf must fail within seconds naming the peer, and perftest must stop too. */
+    private String runMismatch(Cell cell) throws Exception {
+        int port = freePort();
+        long t0;
+        String message;
+        Process perftest;
+        if (cell.server() == Peer.JPERF) {
+            TestOptions o = jperfOptions(cell, SERVER_DEV, port, null, cell.serverCm());
+            CompletableFuture<WriteTestResult> server = CompletableFuture.supplyAsync(
+                    () -> WriteTest.of(o).timeout(TIMEOUT).run());
+            Thread.sleep(1500);
+            t0 = System.nanoTime();
+            perftest = perftest(cell, cell.client(), CLIENT_DEV, clientGid, port, serverIp, cell.clientCm());
+            try {
+                server.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+                fail("the jperf server ran a test with a client in the other mode");
+                return "";
+            } catch (ExecutionException e) {
+                message = e.getCause().getMessage();
+            }
+        } else {
+            perftest = perftest(cell, cell.server(), SERVER_DEV, serverGid, port, null, cell.serverCm());
+            awaitListening(perftest);
+            t0 = System.nanoTime();
+            try {
+                WriteTest.of(jperfOptions(cell, CLIENT_DEV, port, serverIp, cell.clientCm())).timeout(TIMEOUT).run();
+                fail("the jperf client ran a test with a server in the other mode");
+                return "";
+            } catch (TestFailedException e) {
+                message = e.getMessage();
+            }
+        }
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        boolean stopped = perftest.waitFor(PERFTEST_STOPS_WITHIN.toSeconds(), TimeUnit.SECONDS);
+        String perftestOut = output(perftest);
+        assertTrue(stopped, "perftest still ran " + PERFTEST_STOPS_WITHIN.toSeconds() + " s after jperf named it:\n"
+                + perftestOut);
+        int perftestExit = exit(perftest);
+        assertTrue(message.contains("perftest " + cell.client().label) || message.contains("perftest " + cell.server().label),
+                "jperf names the peer's version: " + message);
+        assertTrue(message.contains("-R"), "jperf names the modes: " + message);
+        assertTrue(seconds < 30, "named within seconds, not at a timeout: " + seconds + " s");
+        assertTrue(perftestExit != 0, "perftest stops with an error too:\n" + perftestOut);
+        return String.format(Locale.ROOT, "named in %.1f s: %s", seconds, message);
+    }
+
+    private static String checkJperf(Cell cell, WriteTestResult r, boolean client) {
+        if (cell.kind() == TestKind.WRITE_BW) {
+            assertTrue(!r.bandwidth().isEmpty() && r.bandwidth().stream().allMatch(b -> b.average() > 0),
+                    "bandwidth figures: " + r.bandwidth());
+            if (cell.extra().contains("-a") && client) {
+                assertEquals(23, r.bandwidth().size(), "-a runs 2 B .. 8 MiB");
+            }
+            var first = r.bandwidth().getFirst();
+            return String.format(Locale.ROOT, "%d B x %d: %.1f MiB/s, peer %s", first.sizeBytes(), first.iterations(),
+                    first.average(), r.peerVersion());
+        }
+        var lat = r.latency().getFirst();
+        assertEquals(cell.extra().contains("-a") ? 20 : ITERS, lat.iterations());
+        assertTrue(lat.typicalUs() > 0, lat.toString());
+        return String.format(Locale.ROOT, "t_typical %.2f us, peer %s", lat.typicalUs(), r.peerVersion());
+    }
+
+    private static TestOptions jperfOptions(Cell cell, String device, int port, String host, boolean cm) {
+        TestOptions.Builder b = TestOptions.builder(cell.kind()).device(device).port(port).iterations(ITERS).rdmaCm(cm);
+        if (host != null) {
+            b.serverHost(host);
+        }
+        List<String> x = cell.extra();
+        if (x.contains("-a")) {
+            b.allSizes(true).iterations(20);
+        }
+        if (x.contains("-b")) {
+            b.bidirectional(true);
+        }
+        if (x.contains("-q")) {
+            b.numQps(Integer.parseInt(x.get(x.indexOf("-q") + 1)));
+        }
+        if (x.contains("-T")) {
+            b.tos(Integer.parseInt(x.get(x.indexOf("-T") + 1)));
+        }
+        if (x.contains("--bind_source_ip") && host != null) {
+            b.bindSourceIp(clientIp);
+        }
+        return b.build();
+    }
+
+    private static Process perftest(Cell cell, Peer peer, String device, int gid, int port, String server, boolean cm)
+            throws IOException {
+        String binary = peer.binary(cell.kind());
+        if (!Files.isExecutable(Path.of(binary))) {
+            fail(binary + " is missing: `lab/rdma-lab setup` builds upstream perftest from ../shared/perftest-src");
+        }
+        List<String> cmd = new ArrayList<>(List.of("stdbuf", "-oL", binary, "-d", device, "-x", Integer.toString(gid),
+                "-F", "-n", Integer.toString(cell.extra().contains("-a") ? 20 : ITERS), "-p", Integer.toString(port)));
+        if (cm) {
+            cmd.add("-R");
+        }
+        for (String f : cell.extra()) {
+            if (f.equals("--bind_source_ip") && server == null) {
+                continue;
+            }
+            if (f.equals("CLIENT_IP")) {
+                if (server != null) {
+                    cmd.add(clientIp);
+                }
+                continue;
+            }
+            cmd.add(f);
+        }
+        if (cmd.contains("--bind_source_ip") && peer == Peer.P606) {
+            cmd.set(cmd.indexOf("--bind_source_ip"), "--source_ip");
+        }
+        if (server != null) {
+            cmd.add(server);
+        }
+        return new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    }
+
+    /** perftest prints its "Waiting for client" banner right before it listens. */
+    private static void awaitListening(Process p) throws Exception {
+        StringBuilder seen = new StringBuilder();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        var in = p.getInputStream();
+        while (System.nanoTime() < deadline && p.isAlive()) {
+            while (in.available() > 0) {
+                seen.append((char) in.read());
+            }
+            if (seen.indexOf("Waiting for client") >= 0) {
+                Thread.sleep(500);
+                pending.put(p, seen.toString());
+                return;
+            }
+            Thread.sleep(50);
+        }
+        fail("the perftest server did not start listening:\n" + seen);
+    }
+
+    private static final java.util.Map<Process, String> pending = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private static String output(Process p) throws Exception {
+        CompletableFuture<byte[]> rest = CompletableFuture.supplyAsync(() -> {
+            try {
+                return p.getInputStream().readAllBytes();
+            } catch (IOException e) {
+                return new byte[0];
+            }
+        });
+        if (!p.waitFor(TIMEOUT.toSeconds() + 30, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+        }
+        String head = pending.getOrDefault(p, "");
+        pending.remove(p);
+        return head + new String(rest.get(10, TimeUnit.SECONDS), StandardCharsets.UTF_8);
+    }
+
+    private static int exit(Process p) throws InterruptedException {
+        if (!p.waitFor(TIMEOUT.toSeconds() + 30, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            return -1;
+        }
+        return p.exitValue();
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+}
