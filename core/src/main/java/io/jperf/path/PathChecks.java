@@ -1,11 +1,19 @@
 package io.jperf.path;
 
+import io.jperf.verbs.Gid;
+import io.jperf.verbs.GidEntry;
 import io.jperf.verbs.GidType;
 import io.jperf.verbs.Mtu;
+import io.jperf.verbs.PortInfo;
 import io.jperf.verbs.PortState;
 
+import java.net.Inet4Address;
 import java.net.InetAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * The path checks, one implementation each, by failure class of docs/domain.md. Every check
@@ -23,7 +31,26 @@ public final class PathChecks {
     /** RoCE v2 header bytes on top of the IB MTU, as the kernel's {@code iboe_get_mtu} counts them. */
     public static final int ROCE_HEADER_BYTES = 96;
 
+    /** The stable check name of each finding whose name differs (a verdict names what is wrong). */
+    private static final Map<String, String> CHECK_OF_FINDING = Map.ofEntries(
+            Map.entry("roce-v1", "gid-type"), Map.entry("link-local-gid", "gid-routable"),
+            Map.entry("gid-type-mismatch", "gid-type-pair"), Map.entry("gid-family-mismatch", "gid-kind-pair"),
+            Map.entry("destination-not-peer-gid", "destination-gid"), Map.entry("no-return-route", "return-path"),
+            Map.entry("asymmetric-return", "return-path"), Map.entry("active-mtu-mismatch", "active-mtu-pair"),
+            Map.entry("netdev-mtu-too-small", "netdev-mtu"), Map.entry("tclass-zero", "traffic-class"),
+            Map.entry("not-ect", "traffic-class"), Map.entry("port-not-active", "port-state"),
+            Map.entry("netdev-down", "netdev-state"), Map.entry("no-ipv4", "ipv4-address"),
+            Map.entry("no-ip-gid", "ip-gid"), Map.entry("numa-mismatch", "numa"));
+
     private PathChecks() {
+    }
+
+    /**
+     * A verdict that arrived without its check (e.g. with a failure) as the outcome of that check:
+     * the same stable name as when the check runs here.
+     */
+    public static CheckResult asResult(Verdict verdict) {
+        return CheckResult.found(CHECK_OF_FINDING.getOrDefault(verdict.check(), verdict.check()), verdict);
     }
 
     private static String key(String end, String k) {
@@ -48,14 +75,14 @@ public final class PathChecks {
     /** F1 {@code roce-v1}: the chosen GID should be RoCE v2. */
     public static CheckResult gidType(String end, RdmaEnd r) {
         if (!r.isRoce()) {
-            return notRoce("F1", "roce-v1", r);
+            return notRoce("F1", "gid-type", r);
         }
         Evidence ev = new Evidence().with(key(end, "gid.index"), r.gidIndex()).with(key(end, "gid.type"), r.gidType().label())
                 .with(key(end, "netdev"), r.netdev().orElse("-"));
         if (r.gidType() != GidType.ROCE_V1) {
-            return CheckResult.pass("F1", "roce-v1", end + " end uses " + gidLabel(r), ev);
+            return CheckResult.pass("F1", "gid-type", end + " end uses " + gidLabel(r), ev);
         }
-        return CheckResult.found("roce-v1", new Verdict("F1", "roce-v1", Severity.WARNING,
+        return CheckResult.found("gid-type", new Verdict("F1", "roce-v1", Severity.WARNING,
                 end + " end uses " + gidLabel(r) + ": RoCE v1 is not routable and not what most fabrics are set up for",
                 ev, "choose the RoCE v2 GID of the same address: pick the index whose "
                         + "/sys/class/infiniband/" + r.device() + "/ports/" + r.port()
@@ -65,15 +92,15 @@ public final class PathChecks {
     /** F1 {@code link-local-gid}: the chosen GID should carry a routable address. */
     public static CheckResult gidLinkLocal(String end, RdmaEnd r) {
         if (!r.isRoce()) {
-            return notRoce("F1", "link-local-gid", r);
+            return notRoce("F1", "gid-routable", r);
         }
         Evidence ev = new Evidence().with(key(end, "gid.index"), r.gidIndex()).with(key(end, "gid"), r.gid())
                 .with(key(end, "netdev"), r.netdev().orElse("-"));
         if (!r.gid().isLinkLocal()) {
-            return CheckResult.pass("F1", "link-local-gid", end + " end's GID " + r.gidIndex() + " " + r.gid()
+            return CheckResult.pass("F1", "gid-routable", end + " end's GID " + r.gidIndex() + " " + r.gid()
                     + " is routable", ev);
         }
-        return CheckResult.found("link-local-gid", new Verdict("F1", "link-local-gid", Severity.WARNING,
+        return CheckResult.found("gid-routable", new Verdict("F1", "link-local-gid", Severity.WARNING,
                 end + " end uses link-local " + gidLabel(r) + ": it cannot be routed and does not carry the netdev's IPv4 address",
                 ev, "use the GID of the netdev's IPv4 address (::ffff:a.b.c.d, RoCE v2); perftest picks it "
                         + "automatically without -x"));
@@ -86,9 +113,9 @@ public final class PathChecks {
         Evidence ev = new Evidence().with("local.gid", a.gidIndex() + " " + a.gid() + " " + a.gidType().label())
                 .with("peer.gid", b.gidIndex() + " " + b.gid() + " " + b.gidType().label());
         if (a.gidType() == b.gidType()) {
-            return CheckResult.pass("F1", "gid-type-mismatch", "both ends use " + a.gidType().label() + " GIDs", ev);
+            return CheckResult.pass("F1", "gid-type-pair", "both ends use " + a.gidType().label() + " GIDs", ev);
         }
-        return CheckResult.found("gid-type-mismatch", new Verdict("F1", "gid-type-mismatch", Severity.ERROR,
+        return CheckResult.found("gid-type-pair", new Verdict("F1", "gid-type-mismatch", Severity.ERROR,
                 "the ends use different GID types: local " + a.gidType().label() + ", peer " + b.gidType().label(),
                 ev, "choose GIDs of the same type on both ends (RoCE v2 unless the fabric is L2-only v1)"));
     }
@@ -99,9 +126,9 @@ public final class PathChecks {
         RdmaEnd b = peer.rdma();
         Evidence ev = new Evidence().with("local.gid", a.gid()).with("peer.gid", b.gid());
         if (a.gid().isIpv4Mapped() == b.gid().isIpv4Mapped() && a.gid().isLinkLocal() == b.gid().isLinkLocal()) {
-            return CheckResult.pass("F1", "gid-family-mismatch", "both ends' GIDs are " + kind(a), ev);
+            return CheckResult.pass("F1", "gid-kind-pair", "both ends' GIDs are " + kind(a), ev);
         }
-        return CheckResult.found("gid-family-mismatch", new Verdict("F1", "gid-family-mismatch", Severity.ERROR,
+        return CheckResult.found("gid-kind-pair", new Verdict("F1", "gid-family-mismatch", Severity.ERROR,
                 "the ends' GIDs are of different kinds: local " + kind(a) + ", peer " + kind(b),
                 ev, "use IPv4-mapped RoCE v2 GIDs (::ffff:a.b.c.d) on both ends, or IPv6 global on both"));
     }
@@ -111,13 +138,13 @@ public final class PathChecks {
         Evidence ev = new Evidence().with(fromName + ".destination", Addr.text(from.destination()))
                 .with(toName + ".gid", to.rdma().gid()).with(toName + ".netdev", to.rdma().netdev().orElse("-"));
         if (to.source().isEmpty()) {
-            return CheckResult.skip("F1", "destination-not-peer-gid", "the " + toName + " end's GID encodes no address", ev);
+            return CheckResult.skip("F1", "destination-gid", "the " + toName + " end's GID encodes no address", ev);
         }
         if (to.source().get().equals(from.destination())) {
-            return CheckResult.pass("F1", "destination-not-peer-gid", fromName + " end connects to "
+            return CheckResult.pass("F1", "destination-gid", fromName + " end connects to "
                     + Addr.text(from.destination()) + ", the address of the " + toName + " end's GID", ev);
         }
-        return CheckResult.found("destination-not-peer-gid", new Verdict("F1", "destination-not-peer-gid", Severity.WARNING,
+        return CheckResult.found("destination-gid", new Verdict("F1", "destination-not-peer-gid", Severity.WARNING,
                 fromName + " end connects to " + Addr.text(from.destination()) + " but the " + toName
                         + " end's GID encodes " + Addr.text(to.source().get())
                         + ": out-of-band and RDMA traffic take different addresses, possibly different netdevs",
@@ -257,10 +284,10 @@ public final class PathChecks {
                 .with("local.netdev.mtu", local.netdev().map(n -> n.mtu()).orElse(0))
                 .with("peer.netdev.mtu", peer.netdev().map(n -> n.mtu()).orElse(0));
         if (a == b) {
-            return CheckResult.pass("F4", "active-mtu-mismatch", "both ends run active MTU " + a.bytes(), ev);
+            return CheckResult.pass("F4", "active-mtu-pair", "both ends run active MTU " + a.bytes(), ev);
         }
         Mtu path = a.min(b);
-        return CheckResult.found("active-mtu-mismatch", new Verdict("F4", "active-mtu-mismatch", Severity.WARNING,
+        return CheckResult.found("active-mtu-pair", new Verdict("F4", "active-mtu-mismatch", Severity.WARNING,
                 "active MTU differs: local " + a.bytes() + ", peer " + b.bytes() + "; the path runs at " + path.bytes(),
                 ev, "set the same netdev MTU on both ends (RoCE: >= " + (Math.max(a.bytes(), b.bytes()) + ROCE_HEADER_BYTES)
                         + " for " + Math.max(a.bytes(), b.bytes()) + ", e.g. ip link set dev <if> mtu 9000) "
@@ -273,22 +300,27 @@ public final class PathChecks {
      */
     public static CheckResult netdevMtu(String end, RdmaEnd r, Optional<NetdevState> netdev) {
         if (!r.isRoce()) {
-            return notRoce("F4", "netdev-mtu-too-small", r);
+            return notRoce("F4", "netdev-mtu", r);
         }
+        return netdevMtu(end, r.activeMtu(), netdev);
+    }
+
+    /** F4 {@code netdev-mtu-too-small} on a RoCE port's active MTU and its netdev. */
+    public static CheckResult netdevMtu(String end, Mtu activeMtu, Optional<NetdevState> netdev) {
         if (netdev.isEmpty() || netdev.get().mtu() <= 0) {
-            return CheckResult.skip("F4", "netdev-mtu-too-small", end + " end: the netdev's MTU is not known",
-                    new Evidence().with(key(end, "netdev"), r.netdev().orElse("-")));
+            return CheckResult.skip("F4", "netdev-mtu", end + " end: the netdev's MTU is not known",
+                    new Evidence().with(key(end, "netdev"), netdev.map(NetdevState::name).orElse("-")));
         }
         int netdevMtu = netdev.get().mtu();
-        int ib = r.activeMtu().bytes();
+        int ib = activeMtu.bytes();
         int needed = ib + ROCE_HEADER_BYTES;
         Evidence ev = new Evidence().with(key(end, "netdev.mtu"), netdevMtu).with(key(end, "activeMtu"), ib)
                 .with(key(end, "required"), needed);
         if (netdevMtu >= needed) {
-            return CheckResult.pass("F4", "netdev-mtu-too-small", end + " end: netdev " + netdev.get().name() + " MTU "
+            return CheckResult.pass("F4", "netdev-mtu", end + " end: netdev " + netdev.get().name() + " MTU "
                     + netdevMtu + " carries the port's active MTU " + ib + " (needs >= " + needed + ")", ev);
         }
-        return CheckResult.found("netdev-mtu-too-small", new Verdict("F4", "netdev-mtu-too-small", Severity.ERROR,
+        return CheckResult.found("netdev-mtu", new Verdict("F4", "netdev-mtu-too-small", Severity.ERROR,
                 end + " end: netdev " + netdev.get().name() + " MTU " + netdevMtu + " is too small for the port's active MTU "
                         + ib + " (RoCE v2 needs >= IB MTU + " + ROCE_HEADER_BYTES + " = " + needed + ")",
                 ev, "raise the netdev MTU (ip link set dev " + netdev.get().name() + " mtu " + needed
@@ -332,14 +364,20 @@ public final class PathChecks {
 
     /** F6 {@code port-not-active}. */
     public static CheckResult portActive(String end, RdmaEnd r) {
-        Evidence ev = new Evidence().with(key(end, "device"), r.device()).with(key(end, "port"), r.port())
-                .with(key(end, "portState"), r.portState());
-        if (r.portState() == PortState.ACTIVE) {
-            return CheckResult.pass("F6", "port-not-active", end + " end: " + r.device() + " port " + r.port() + " is ACTIVE", ev);
+        return portActive(end, r.device(), r.port(), r.portState(), r.isRoce(), r.netdev());
+    }
+
+    /** F6 {@code port-not-active}, on a port's facts (a port may have no GID to build an end from). */
+    public static CheckResult portActive(String end, String device, int port, PortState state, boolean roce,
+                                         Optional<String> netdev) {
+        Evidence ev = new Evidence().with(key(end, "device"), device).with(key(end, "port"), port)
+                .with(key(end, "portState"), state);
+        if (state == PortState.ACTIVE) {
+            return CheckResult.pass("F6", "port-state", end + " end: " + device + " port " + port + " is ACTIVE", ev);
         }
-        return CheckResult.found("port-not-active", new Verdict("F6", "port-not-active", Severity.ERROR,
-                end + " end: " + r.device() + " port " + r.port() + " is " + r.portState() + ", not ACTIVE",
-                ev, r.isRoce() ? "bring the netdev up (ip link set dev " + r.netdev().orElse("<if>")
+        return CheckResult.found("port-state", new Verdict("F6", "port-not-active", Severity.ERROR,
+                end + " end: " + device + " port " + port + " is " + state + ", not ACTIVE",
+                ev, roce ? "bring the netdev up (ip link set dev " + netdev.orElse("<if>")
                         + " up) and check the cable and switch port" : "check the cable and that a subnet manager runs (sminfo)"));
     }
 
@@ -347,9 +385,9 @@ public final class PathChecks {
     public static CheckResult netdevUp(String end, NetdevState n) {
         Evidence ev = new Evidence().with(key(end, "netdev"), n.name()).with(key(end, "operstate"), n.operstate());
         if (n.usable()) {
-            return CheckResult.pass("F6", "netdev-down", end + " end: netdev " + n.name() + " is " + n.operstate(), ev);
+            return CheckResult.pass("F6", "netdev-state", end + " end: netdev " + n.name() + " is " + n.operstate(), ev);
         }
-        return CheckResult.found("netdev-down", new Verdict("F6", "netdev-down", Severity.ERROR,
+        return CheckResult.found("netdev-state", new Verdict("F6", "netdev-down", Severity.ERROR,
                 end + " end: netdev " + n.name() + " is " + n.operstate(),
                 ev, "ip link set dev " + n.name() + " up; if it stays " + n.operstate() + ", check carrier (cable, switch port)"));
     }
@@ -359,10 +397,10 @@ public final class PathChecks {
         Evidence ev = new Evidence().with(key(end, "netdev"), n.name()).with(key(end, "addresses"),
                 n.addresses().stream().map(Addr::text).toList());
         if (n.hasIpv4()) {
-            return CheckResult.pass("F6", "no-ipv4", end + " end: RoCE netdev " + n.name() + " has IPv4 "
+            return CheckResult.pass("F6", "ipv4-address", end + " end: RoCE netdev " + n.name() + " has IPv4 "
                     + n.addresses().stream().filter(a -> a instanceof java.net.Inet4Address).map(Addr::text).toList(), ev);
         }
-        return CheckResult.found("no-ipv4", new Verdict("F6", "no-ipv4", Severity.WARNING,
+        return CheckResult.found("ipv4-address", new Verdict("F6", "no-ipv4", Severity.WARNING,
                 end + " end: RoCE netdev " + n.name() + " has no IPv4 address, so there is no IPv4 RoCE v2 GID",
                 ev, "ip addr add <a.b.c.d/len> dev " + n.name() + " (the RoCE v2 GID ::ffff:a.b.c.d appears by itself)"));
     }
@@ -370,18 +408,98 @@ public final class PathChecks {
     /** F6 {@code no-ip-gid}: the port has a GID with a routable IP address. */
     public static CheckResult ipGid(String end, RdmaEnd r) {
         if (!r.isRoce()) {
-            return notRoce("F6", "no-ip-gid", r);
+            return notRoce("F6", "ip-gid", r);
         }
-        Evidence ev = new Evidence().with(key(end, "device"), r.device()).with(key(end, "port"), r.port())
-                .with(key(end, "netdev"), r.netdev().orElse("-"));
-        if (r.portHasIpGid()) {
-            return CheckResult.pass("F6", "no-ip-gid", end + " end: " + r.device() + " port " + r.port()
+        return ipGid(end, r.device(), r.port(), r.portHasIpGid(), r.netdev());
+    }
+
+    /** F6 {@code no-ip-gid} on a RoCE port's facts. */
+    public static CheckResult ipGid(String end, String device, int port, boolean portHasIpGid, Optional<String> netdev) {
+        Evidence ev = new Evidence().with(key(end, "device"), device).with(key(end, "port"), port)
+                .with(key(end, "netdev"), netdev.orElse("-"));
+        if (portHasIpGid) {
+            return CheckResult.pass("F6", "ip-gid", end + " end: " + device + " port " + port
                     + " has a GID with a routable IP address", ev);
         }
-        return CheckResult.found("no-ip-gid", new Verdict("F6", "no-ip-gid", Severity.ERROR,
-                end + " end: " + r.device() + " port " + r.port() + " has no GID with a routable IP address",
-                ev, "add an IP address to the port's netdev" + r.netdev().map(n -> " (" + n + ")").orElse("")
+        return CheckResult.found("ip-gid", new Verdict("F6", "no-ip-gid", Severity.ERROR,
+                end + " end: " + device + " port " + port + " has no GID with a routable IP address",
+                ev, "add an IP address to the port's netdev" + netdev.map(n -> " (" + n + ")").orElse("")
                         + "; RDMA CM (-R) and perftest's default GID choice need one"));
+    }
+
+    /**
+     * F1 {@code ipv4-gid}, the GID table's sanity: every IPv4 address of a RoCE port's netdev has
+     * its RoCE v2 GID {@code ::ffff:a.b.c.d} in the port's table (the kernel adds it when the
+     * address is added; without it, tests cannot choose the address).
+     *
+     * @param addresses the netdev's addresses (non-IPv4 ones are ignored)
+     */
+    public static CheckResult ipv4Gids(String end, String device, PortInfo port, String netdev,
+                                       List<InetAddress> addresses) {
+        Evidence ev = new Evidence().with(key(end, "netdev"), netdev)
+                .with(key(end, "gids"), port.gids().size() + " (" + gidTypes(port) + ")");
+        List<String> missing = new ArrayList<>();
+        int checked = 0;
+        for (InetAddress a : addresses) {
+            if (!(a instanceof Inet4Address)) {
+                continue;
+            }
+            checked++;
+            Gid wanted = Gid.fromAddress(a);
+            Optional<GidEntry> v2 = port.gids().stream()
+                    .filter(g -> g.gid().equals(wanted) && g.type() == GidType.ROCE_V2).findFirst();
+            ev.with(key(end, Addr.text(a)), v2.map(g -> "GID " + g.index() + " RoCE v2").orElse("no RoCE v2 GID"));
+            if (v2.isEmpty()) {
+                missing.add(Addr.text(a));
+            }
+        }
+        String where = device + " port " + port.number();
+        if (checked == 0) {
+            return CheckResult.skip("F1", "ipv4-gid", end + " end: " + netdev + " has no IPv4 address, so " + where
+                    + " has no IPv4 RoCE v2 GID to look for", ev);
+        }
+        if (missing.isEmpty()) {
+            return CheckResult.pass("F1", "ipv4-gid", end + " end: each IPv4 address of " + netdev
+                    + " has its RoCE v2 GID on " + where, ev);
+        }
+        return CheckResult.found("ipv4-gid", new Verdict("F1", "ipv4-gid", Severity.ERROR,
+                end + " end: " + where + " has no RoCE v2 GID for " + String.join(", ", missing) + " of " + netdev
+                        + ": tests cannot use that address",
+                ev, "check that " + netdev + " is the port's netdev (`rdma link show`) and that RoCE v2 is enabled "
+                        + "(/sys/kernel/config/rdma_cm/" + device + "/ports/" + port.number() + "/default_roce_mode); "
+                        + "re-adding the address (ip addr del/add) makes the kernel add its GIDs again"));
+    }
+
+    private static String gidTypes(PortInfo port) {
+        Map<String, Long> byType = new TreeMap<>();
+        port.gids().forEach(g -> byType.merge(g.type().label(), 1L, Long::sum));
+        return byType.entrySet().stream().map(e -> e.getKey() + ": " + e.getValue())
+                .collect(java.util.stream.Collectors.joining(", "));
+    }
+
+    /**
+     * F2 {@code source-rule}: where several rails share a host, a policy rule selects a table by
+     * the rail's source address ({@code ip rule add from ADDR table N}), so replies and routed
+     * traffic of each rail leave through that rail.
+     *
+     * @param rules the host's IPv4 policy rules, in the kernel's order
+     */
+    public static CheckResult sourceRule(String end, InetAddress address, String netdev, List<PolicyRule> rules) {
+        Evidence ev = new Evidence().with(key(end, "netdev"), netdev).with(key(end, "address"), Addr.text(address));
+        Optional<PolicyRule> rule = rules.stream()
+                .filter(r -> !r.invert() && r.action() == RuleAction.TO_TABLE && r.from().isPresent()
+                        && r.from().get().length() > 0 && r.from().get().contains(address))
+                .findFirst();
+        ev.with(key(end, "rule"), rule.map(PolicyRule::toString).orElse("-"));
+        if (rule.isPresent()) {
+            return CheckResult.pass("F2", "source-rule", end + " end: rule '" + rule.get() + "' selects the table of "
+                    + Addr.text(address) + " (" + netdev + ")", ev);
+        }
+        return CheckResult.found("source-rule", new Verdict("F2", "source-rule", Severity.WARNING,
+                end + " end: several rails share this host but no rule selects a table by source " + Addr.text(address)
+                        + " (" + netdev + "): its replies and routed traffic follow the main table",
+                ev, "ip rule add from " + Addr.text(address) + " table N && ip route add <rail subnet> dev " + netdev
+                        + " src " + Addr.text(address) + " table N (one table per rail)"));
     }
 
     // ---------------------------------------------------------------- F7
@@ -391,15 +509,15 @@ public final class PathChecks {
         Evidence ev = new Evidence().with(key(end, "nic.numaNode"), n.nicNode()).with(key(end, "cpu"), n.cpu())
                 .with(key(end, "cpu.numaNode"), n.cpuNode());
         if (n.nicNode() < 0 || n.cpuNode() < 0) {
-            return CheckResult.skip("F7", "numa-mismatch", end + " end: " + (n.nicNode() < 0
+            return CheckResult.skip("F7", "numa", end + " end: " + (n.nicNode() < 0
                     ? "the NIC " + device + " reports no NUMA node (single node or virtual device)"
                     : "the node of CPU " + n.cpu() + " is not known"), ev);
         }
         if (!n.crossNode()) {
-            return CheckResult.pass("F7", "numa-mismatch", end + " end: NIC " + device + " and CPU " + n.cpu()
+            return CheckResult.pass("F7", "numa", end + " end: NIC " + device + " and CPU " + n.cpu()
                     + " are both on NUMA node " + n.nicNode(), ev);
         }
-        return CheckResult.found("numa-mismatch", new Verdict("F7", "numa-mismatch", Severity.WARNING,
+        return CheckResult.found("numa", new Verdict("F7", "numa-mismatch", Severity.WARNING,
                 end + " end: NIC " + device + " is on NUMA node " + n.nicNode() + " but the test thread ran on CPU "
                         + n.cpu() + " (node " + n.cpuNode() + "): every completion and buffer crosses the interconnect",
                 ev, "run on the NIC's node: numactl --cpunodebind=" + n.nicNode() + " --membind=" + n.nicNode()
