@@ -106,7 +106,8 @@ final class DeviceChecks {
             RdmaEnd end = p.end().get();
             GidEntry gid = p.gid().gid().orElseThrow();
             out.add(new Check(Layer.RDMA, s, CheckResult.pass("F1", "gid-choice", "local end: tests choose GID "
-                    + gid.index() + " " + gid.gid() + " (" + gid.type().label() + ", perftest's default)",
+                    + gid.index() + " " + gid.gid() + gid.ipAddress().map(a -> " = " + io.jperf.path.Addr.text(a)).orElse("")
+                    + " (" + gid.type().label() + ", perftest's default)",
                     new Evidence().with("local.gid.index", gid.index()).with("local.gid", gid.gid())
                             .with("local.gid.type", gid.type().label()).with("local.gid.netdev", gid.netdev().orElse("-")))));
             out.add(new Check(Layer.RDMA, s, PathChecks.gidType("local", end)));

@@ -36,7 +36,7 @@ final class LiveSmokeRunner implements Doctor.SmokeRunner {
                 figures.with("size", b.sizeBytes()).with("iterations", b.iterations())
                         .with("average", fmt(b.average()) + " " + b.unit().label())
                         .with("peak", fmt(b.peak()) + " " + b.unit().label())
-                        .with("msgRate", fmt(b.messageRateMpps()) + " Mpps");
+                        .with("msgRate", String.format(Locale.ROOT, "%.4g", b.messageRateMpps()) + " Mpps");
             }
             if (!r.latency().isEmpty()) {
                 LatencyResult l = r.latency().getFirst();

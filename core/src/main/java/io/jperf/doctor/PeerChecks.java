@@ -75,12 +75,13 @@ final class PeerChecks {
                     p.port().number()));
             if (!delta.isEmpty()) {
                 String when = " during the smoke tests";
+                long packets = PortCounters.packets(delta);
                 out.add(new Check(Layer.PEER, subject, QosChecks.counters("error-counters",
                         PortCounters.of(delta, PortCounters.Kind.ERROR), "errors, drops, retries or out-of-sequence packets",
-                        when)));
+                        when, packets)));
                 out.add(new Check(Layer.PEER, subject, QosChecks.counters("congestion-counters",
                         PortCounters.of(delta, PortCounters.Kind.CONGESTION), "congestion notifications (CNP) or ECN marks",
-                        when)));
+                        when, packets)));
             }
         });
         return out;

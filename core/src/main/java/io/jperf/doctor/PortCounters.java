@@ -68,6 +68,23 @@ final class PortCounters {
         return out;
     }
 
+    /**
+     * The packets sent and received, from the counters that count them ({@code hw.sent_pkts},
+     * {@code hw.rcvd_pkts}, {@code counters.port_xmit_packets}, {@code counters.port_rcv_packets});
+     * -1 when the port has none of them.
+     */
+    static long packets(Map<String, Long> counters) {
+        long sum = -1;
+        for (String k : new String[] {"hw.sent_pkts", "hw.rcvd_pkts", "counters.port_xmit_packets",
+            "counters.port_rcv_packets"}) {
+            Long v = counters.get(k);
+            if (v != null) {
+                sum = Math.max(sum, 0) + v;
+            }
+        }
+        return sum;
+    }
+
     /** {@code after - before} per counter present in both; a counter that went backwards (reset) counts from 0. */
     static SequencedMap<String, Long> delta(Map<String, Long> before, Map<String, Long> after) {
         SequencedMap<String, Long> out = new LinkedHashMap<>();

@@ -74,10 +74,12 @@ final class QosChecks {
                     "local end: the port exposes no counters (no counters/ or hw_counters/ in sysfs)", new Evidence())));
             return out;
         }
+        long packets = PortCounters.packets(counters);
         out.add(new Check(Layer.QOS, subject, counters("error-counters", PortCounters.of(counters, PortCounters.Kind.ERROR),
-                "errors, drops, retries or out-of-sequence packets", "")));
+                "errors, drops, retries or out-of-sequence packets", "", packets)));
         out.add(new Check(Layer.QOS, subject, counters("congestion-counters",
-                PortCounters.of(counters, PortCounters.Kind.CONGESTION), "congestion notifications (CNP) or ECN marks", "")));
+                PortCounters.of(counters, PortCounters.Kind.CONGESTION), "congestion notifications (CNP) or ECN marks", "",
+                packets)));
         SequencedMap<String, Long> traffic = PortCounters.of(counters, PortCounters.Kind.TRAFFIC);
         Evidence ev = evidence(traffic);
         out.add(new Check(Layer.QOS, subject, traffic.isEmpty()
@@ -89,10 +91,14 @@ final class QosChecks {
     /**
      * One counter class: SKIP when the port has none, PASS when all are 0, WARN with the non-zero ones.
      *
-     * @param when how the summary qualifies the values, e.g. {@code " during the smoke tests"}; empty for totals
+     * @param when    how the summary qualifies the values, e.g. {@code " during the smoke tests"}; empty for totals
+     * @param packets the packets sent and received over the same period, -1 when the port does not count them
      */
-    static CheckResult counters(String name, SequencedMap<String, Long> values, String what, String when) {
+    static CheckResult counters(String name, SequencedMap<String, Long> values, String what, String when, long packets) {
         Evidence ev = evidence(values);
+        if (packets >= 0) {
+            ev.with("local.packets", packets);
+        }
         if (values.isEmpty()) {
             return CheckResult.skip("", name, "local end: the port has no counter of " + what, ev);
         }
@@ -102,7 +108,8 @@ final class QosChecks {
             return CheckResult.pass("", name, "local end: " + values.size() + " counters of " + what + ", all 0" + when, ev);
         }
         return CheckResult.finding("", name, Severity.WARNING, "local end: " + what + when + ": "
-                + String.join(", ", nonZero), ev, COUNTER_FIX);
+                + String.join(", ", nonZero) + (packets > 0 ? " (against " + packets + " packets sent and received)" : ""),
+                ev, COUNTER_FIX);
     }
 
     private static Evidence evidence(Map<String, Long> values) {

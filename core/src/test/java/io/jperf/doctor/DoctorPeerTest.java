@@ -216,8 +216,10 @@ class DoctorPeerTest {
         Check during = only(r, Layer.PEER, "rxe1/1", "error-counters");
         assertStatus(Status.WARN, during, r);
         assertTrue(during.result().summary().endsWith("during the smoke tests: hw.rcvd_seq_err=4"), during.result().summary());
+        assertEquals("0", during.result().evidence().get("local.packets"), "the fixture's packet counters did not move");
         Check total = only(r, Layer.QOS, "rxe1/1", "error-counters");
-        assertTrue(total.result().summary().endsWith("hw.rcvd_seq_err=10"), total.result().summary());
+        assertTrue(total.result().summary().endsWith("hw.rcvd_seq_err=10 (against 2300 packets sent and received)"),
+                total.result().summary());
     }
 
     @Test

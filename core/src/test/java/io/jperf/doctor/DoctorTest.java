@@ -195,8 +195,9 @@ class DoctorTest {
 
         Check errors = only(r, Layer.QOS, "rxe1/1", "error-counters");
         assertStatus(Status.WARN, errors, r);
-        assertTrue(errors.result().summary().endsWith("hw.rcvd_seq_err=7, hw.retry_exceeded_err=2"),
-                errors.result().summary());
+        assertTrue(errors.result().summary().endsWith("hw.rcvd_seq_err=7, hw.retry_exceeded_err=2"
+                + " (against 2300 packets sent and received)"), errors.result().summary());
+        assertEquals("2300", errors.result().evidence().get("local.packets"), "hw.sent_pkts 1200 + hw.rcvd_pkts 1100");
         assertEquals("0", errors.result().evidence().get("local.counters.port_rcv_errors"), "both directories read");
         Check cnp = only(r, Layer.QOS, "rxe1/1", "congestion-counters");
         assertStatus(Status.WARN, cnp, r);
