@@ -21,7 +21,7 @@ final class NumaChecks {
     static List<Check> run(HostFacts facts) {
         List<Check> out = new ArrayList<>();
         if (facts.devices.isEmpty()) {
-            out.add(new Check(Layer.NUMA, "-", CheckResult.skip("F7", "numa-mismatch", "no RDMA device to place",
+            out.add(new Check(Layer.NUMA, "-", CheckResult.skip("F7", "numa", "no RDMA device to place",
                     new Evidence().with("local.cpu", facts.cpu))));
             return out;
         }

@@ -140,8 +140,9 @@ final class RouteChecks {
                 return CheckResult.skip("", "default-route", "local end: no default route (" + r.type()
                         + "): only directly routed subnets are reachable", ev);
             }
-            return CheckResult.pass("", "default-route", "local end: default route via "
-                    + r.gateway().map(Addr::text).orElse("-") + " dev " + r.egressLabel() + " (table " + r.tableName() + ")", ev);
+            return CheckResult.pass("", "default-route", "local end: default route"
+                    + r.gateway().map(g -> " via " + Addr.text(g)).orElse("") + " dev " + r.egressLabel()
+                    + " (table " + r.tableName() + ")", ev);
         } catch (IOException e) {
             return CheckResult.skip("", "default-route", "local end: no default route (" + e.getMessage()
                     + "): only directly routed subnets are reachable", new Evidence().with("local.default", "-"));
