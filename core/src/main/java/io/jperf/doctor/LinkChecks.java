@@ -19,9 +19,10 @@ final class LinkChecks {
     static List<Check> run(HostFacts facts) {
         List<Check> out = new ArrayList<>();
         if (facts.netdevs.isEmpty()) {
-            out.add(new Check(Layer.LINK, "-", CheckResult.skip("", "netdevs", facts.devices.isEmpty()
-                    ? "no NIC found under " + facts.sys.path("sys/class/net") + " (only virtual links)"
-                    : "the RDMA ports have no netdev (InfiniBand)", new Evidence())));
+            String why = !facts.devices.isEmpty() ? "the RDMA ports have no netdev (InfiniBand)"
+                    : facts.doctor.device.isPresent() ? "no device named '" + facts.doctor.device.get() + "' to walk"
+                    : "no NIC found under " + facts.sys.path("sys/class/net") + " (only virtual links)";
+            out.add(new Check(Layer.LINK, "-", CheckResult.skip("", "netdevs", why, new Evidence())));
         }
         for (HostFacts.Netdev n : facts.netdevs) {
             out.add(new Check(Layer.LINK, n.name(), PathChecks.netdevUp("local", n.state())));

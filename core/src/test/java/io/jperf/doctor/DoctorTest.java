@@ -286,6 +286,7 @@ class DoctorTest {
         Check c = only(missing, Layer.RDMA, "rxe9", "rdma-devices");
         assertStatus(Status.FAIL, c, missing);
         assertTrue(c.result().summary().endsWith("devices here: rxe0, rxe1"), c.result().summary());
+        assertEquals("no device named 'rxe9' to walk", only(missing, Layer.LINK, "-", "netdevs").result().summary());
 
         DoctorReport one = doctor(tree(), healthyDevices(), FakeNetwork.multirail()).device("rxe1").build().run();
         assertEquals(List.of("rail1"), one.layer(Layer.LINK).stream().map(Check::subject).distinct().toList());
