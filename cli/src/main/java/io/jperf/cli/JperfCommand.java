@@ -11,7 +11,7 @@ import picocli.CommandLine.Spec;
         versionProvider = VersionProvider.class,
         description = {
             "RDMA performance tests from Java, perftest-compatible, with the Linux path each result ran on."},
-        subcommands = {DevicesCommand.class, WriteBwCommand.class, WriteLatCommand.class, ServeCommand.class, SweepCommand.class, CommandLine.HelpCommand.class},
+        subcommands = {DevicesCommand.class, WriteBwCommand.class, WriteLatCommand.class, ServeCommand.class, SweepCommand.class, DoctorCommand.class, CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:success",

@@ -28,4 +28,13 @@ public interface NetworkView {
 
     /** The addresses (IPv4 and IPv6) configured on the interface with this index. */
     List<InetAddress> addresses(int ifindex) throws IOException;
+
+    /**
+     * The addresses of the interface with their prefix lengths ({@code 10.20.1.1/24}: the address
+     * itself, not the network). By default each address as a host prefix (/32, /128), for views
+     * that do not know the lengths.
+     */
+    default List<Prefix> prefixes(int ifindex) throws IOException {
+        return addresses(ifindex).stream().map(a -> new Prefix(a, a.getAddress().length * 8)).toList();
+    }
 }

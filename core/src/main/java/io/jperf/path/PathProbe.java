@@ -96,10 +96,7 @@ public final class PathProbe implements AutoCloseable {
         if (vlan.isEmpty() && link.isPresent()) {
             vlan = link.get().vlanId();
         }
-        boolean portHasIpGid = port.gids().stream()
-                .anyMatch(g -> g.type() != io.jperf.verbs.GidType.IB && !g.gid().isZero() && !g.gid().isLinkLocal());
-        RdmaEnd rdma = new RdmaEnd(device.name(), port.number(), port.linkLayer(), port.state(), port.activeMtu(),
-                gid.index(), gid.gid(), gid.type(), gid.netdev(), gid.ifindex(), vlan, portHasIpGid);
+        RdmaEnd rdma = RdmaEnd.of(device, port, gid, vlan);
 
         Optional<InetAddress> source = gid.ipAddress()
                 .filter(a -> !gid.gid().isLinkLocal() && !gid.gid().isZero())

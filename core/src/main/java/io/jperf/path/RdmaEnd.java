@@ -1,9 +1,12 @@
 package io.jperf.path;
 
+import io.jperf.verbs.DeviceInfo;
 import io.jperf.verbs.Gid;
+import io.jperf.verbs.GidEntry;
 import io.jperf.verbs.GidType;
 import io.jperf.verbs.LinkLayer;
 import io.jperf.verbs.Mtu;
+import io.jperf.verbs.PortInfo;
 import io.jperf.verbs.PortState;
 
 import java.util.Objects;
@@ -39,6 +42,17 @@ public record RdmaEnd(String device, int port, LinkLayer linkLayer, PortState po
         Objects.requireNonNull(gidType, "gidType");
         Objects.requireNonNull(netdev, "netdev");
         Objects.requireNonNull(vlanId, "vlanId");
+    }
+
+    /** The end of {@code device}'s {@code port} using {@code gid}, from the verbs snapshot. */
+    public static RdmaEnd of(DeviceInfo device, PortInfo port, GidEntry gid, OptionalInt vlanId) {
+        return new RdmaEnd(device.name(), port.number(), port.linkLayer(), port.state(), port.activeMtu(),
+                gid.index(), gid.gid(), gid.type(), gid.netdev(), gid.ifindex(), vlanId, hasIpGid(port));
+    }
+
+    /** Whether any GID of the port encodes a routable (not link-local) IP address. */
+    public static boolean hasIpGid(PortInfo port) {
+        return port.gids().stream().anyMatch(g -> g.type() != GidType.IB && !g.gid().isZero() && !g.gid().isLinkLocal());
     }
 
     /** {@code true} for RoCE (Ethernet link layer). */

@@ -138,12 +138,17 @@ public final class Rtnetlink implements NetworkView, AutoCloseable {
 
     @Override
     public synchronized List<InetAddress> addresses(int ifindex) throws IOException {
-        List<InetAddress> out = new ArrayList<>();
+        return prefixes(ifindex).stream().map(Prefix::address).toList();
+    }
+
+    @Override
+    public synchronized List<Prefix> prefixes(int ifindex) throws IOException {
+        List<Prefix> out = new ArrayList<>();
         for (int family : new int[] {Nl.AF_INET, Nl.AF_INET6}) {
             String what = "RTM_GETADDR dump (" + (family == Nl.AF_INET ? "IPv4" : "IPv6") + ")";
             for (NlMessage m : dump(s -> NlCodec.addressDumpRequest(s, family), what, Nl.RTM_NEWADDR)) {
                 parse(what, () -> NlCodec.parseAddress(m)).filter(a -> a.ifindex() == ifindex)
-                        .ifPresent(a -> out.add(a.address()));
+                        .ifPresent(a -> out.add(new Prefix(a.address(), a.prefixLength())));
             }
         }
         return List.copyOf(out);

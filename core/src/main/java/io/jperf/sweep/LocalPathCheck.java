@@ -1,6 +1,7 @@
 package io.jperf.sweep;
 
 import io.jperf.options.TestOptions;
+import io.jperf.path.GidChoice;
 import io.jperf.path.PathProbe;
 import io.jperf.path.PathRecord;
 import io.jperf.path.TrafficClass;
@@ -8,9 +9,6 @@ import io.jperf.path.Verdict;
 import io.jperf.path.Verdicts;
 import io.jperf.verbs.Context;
 import io.jperf.verbs.DeviceInfo;
-import io.jperf.verbs.GidEntry;
-import io.jperf.verbs.GidSelection;
-import io.jperf.verbs.LinkLayer;
 import io.jperf.verbs.PortInfo;
 import io.jperf.verbs.Rdma;
 
@@ -25,9 +23,10 @@ import java.util.Optional;
  * RoCE netdev, F2 egress through another netdev, F1 link-local or RoCE v1 GID, F4, F7).
  *
  * <p>{@link #live()} opens the point's device ({@code -d}, else the first), queries its port,
- * picks the GID as the engine does ({@code -x}, else perftest's default), and probes the route to
+ * picks the GID as the engine does ({@link GidChoice}: {@code -x}, else perftest's default), and probes the route to
  * the destination (the point's peer address, else the peer host); the verdicts are
- * {@code Verdicts.evaluate(local, null)}. Nothing it finds is thrown: a device that cannot be
+ * {@code Verdicts.evaluate(local, null)}: the same checks, on the same kind of record, that
+ * {@code jperf doctor} runs for each port. Nothing it finds is thrown: a device that cannot be
  * opened, a missing GID or an unresolvable peer become the outcome's {@code problem}.
  */
 @FunctionalInterface
@@ -78,27 +77,17 @@ public interface LocalPathCheck {
                 device = ctx.query();
                 port = ctx.queryPort(o.ibPort());
             }
-            Optional<GidEntry> gid;
-            if (o.gidIndex() >= 0) {
-                gid = port.gid(o.gidIndex());
-                if (gid.isEmpty()) {
-                    return Outcome.problem("pre-flight: GID index " + o.gidIndex() + " does not exist on "
-                            + device.name() + " port " + port.number() + " (see `jperf devices -d " + device.name()
-                            + "`)");
-                }
-            } else {
-                gid = GidSelection.perftestDefault(port);
-                if (gid.isEmpty()) {
-                    return port.linkLayer() == LinkLayer.ETHERNET
-                            ? Outcome.problem("pre-flight: " + device.name() + " port " + port.number()
-                                    + " has no GID: the RoCE netdev needs an IP address and must be up (`ip addr`)")
-                            : Outcome.EMPTY; // InfiniBand without GRH: no IP path to check
-                }
+            GidChoice gid = GidChoice.of(device, port, o.gidIndex());
+            if (gid.problem().isPresent()) {
+                return Outcome.problem("pre-flight: " + gid.problem().get());
+            }
+            if (gid.gid().isEmpty()) {
+                return Outcome.EMPTY; // InfiniBand without GRH: no IP path to check
             }
             InetAddress destination = InetAddress.getByName(choice.peerAddress().orElse(o.serverHost()));
             PathRecord record;
             try (PathProbe probe = PathProbe.live()) {
-                record = probe.probe(device, port, gid.get(), destination, new TrafficClass(o.trafficClass()));
+                record = probe.probe(device, port, gid.gid().get(), destination, new TrafficClass(o.trafficClass()));
             }
             List<Verdict> verdicts = qosExpected
                     ? Verdicts.evaluate(record, null, Verdicts.Option.QOS_EXPECTED)

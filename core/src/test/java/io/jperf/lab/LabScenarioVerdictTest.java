@@ -24,6 +24,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 
+import static io.jperf.lab.ScenarioGuest.awaitServer;
+import static io.jperf.lab.ScenarioGuest.env;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -59,15 +61,10 @@ class LabScenarioVerdictTest {
     private static String scenario;
     private static SweepResult result;
 
-    private static String env(String name) {
-        String v = System.getenv(name);
-        return v == null || v.isBlank() ? null : v;
-    }
-
     @BeforeAll
     static void sweepBothRails() throws Exception {
         scenario = env("LAB_SCENARIO");
-        int port = Integer.parseInt(env("SCENARIO_SERVE_PORT") != null ? env("SCENARIO_SERVE_PORT") : "18600");
+        int port = ScenarioGuest.servePort();
         List<String> rails = new ArrayList<>();
         for (int r = 0; r <= 1; r++) {
             rails.add(env("LAB_DEV_RAIL" + r) + "=" + env("LAB_PEER_IP_RAIL" + r));
@@ -84,18 +81,6 @@ class LabScenarioVerdictTest {
             System.out.println("scenario " + scenario + " " + rail.summary());
         }
         System.out.flush();
-    }
-
-    /** B's {@code jperf serve} announces itself with a file once it listens (its JVM starts slowly under TCG). */
-    private static void awaitServer() throws InterruptedException {
-        Path up = Path.of(env("LAB_SYNC"), "B.serving");
-        long deadline = System.nanoTime() + Duration.ofSeconds(240).toNanos();
-        while (!Files.exists(up)) {
-            if (System.nanoTime() > deadline) {
-                fail("B's jperf serve did not come up within 240 s (" + up + ")");
-            }
-            Thread.sleep(200);
-        }
     }
 
     @AfterAll
