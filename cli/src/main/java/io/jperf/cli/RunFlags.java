@@ -3,6 +3,9 @@ package io.jperf.cli;
 import io.jperf.engine.WriteTest;
 import picocli.CommandLine.Option;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 
 /** How a test runs beyond perftest's parameters, shared by write-bw, write-lat, serve and sweep. */
@@ -30,6 +33,24 @@ final class RunFlags {
         }
         if (cpu != null && cpu < 0) {
             throw new UsageException("--cpu must be a CPU number, 0 or more (got " + cpu + ")");
+        }
+        if (cpu != null) {
+            int highest = highestCpu();
+            if (cpu > highest) {
+                throw new UsageException("--cpu " + cpu + ": this host's CPUs are 0-" + highest
+                        + " (/sys/devices/system/cpu/possible; `nproc` and `taskset -p $$` show those allowed)");
+            }
+        }
+    }
+
+    /** The highest CPU number the kernel knows, from sysfs; the CPU count when sysfs cannot tell. */
+    static int highestCpu() {
+        try {
+            String possible = Files.readString(Path.of("/sys/devices/system/cpu/possible")).strip();
+            String last = possible.substring(possible.lastIndexOf(',') + 1);
+            return Integer.parseInt(last.substring(last.lastIndexOf('-') + 1));
+        } catch (IOException | RuntimeException e) {
+            return Runtime.getRuntime().availableProcessors() - 1;
         }
     }
 

@@ -195,8 +195,8 @@ final class SweepCommand implements Callable<Integer> {
             throw new UsageException("--pause must be between 0 and 3600 seconds (got " + pauseSeconds + ")");
         }
         run.validate();
-        requireDirectory(outJson, "--out_json");
-        requireDirectory(html, "--html");
+        OutputPaths.requireWritable(outJson, "--out_json");
+        OutputPaths.requireWritable(html, "--html");
         TestOptions base;
         try {
             base = baseOptions(testKind);
@@ -244,19 +244,6 @@ final class SweepCommand implements Callable<Integer> {
         if (single && many != null) {
             throw new UsageException(manyName + " sets what " + singleName + " sets, for each choice:"
                     + " give one of them");
-        }
-    }
-
-    private static void requireDirectory(Path file, String option) {
-        if (file == null) {
-            return;
-        }
-        Path dir = file.toAbsolutePath().getParent();
-        if (dir != null && !Files.isDirectory(dir)) {
-            throw new UsageException(option + ": directory " + dir + " does not exist");
-        }
-        if (Files.isDirectory(file)) {
-            throw new UsageException(option + ": " + file + " is a directory; give a file name");
         }
     }
 

@@ -46,6 +46,8 @@ public final class ControlChannel implements AutoCloseable {
     private final InputStream in;
     private final OutputStream out;
     private Duration readTimeout;
+    private long deadline;
+    private boolean hasDeadline;
     private PerftestVersion remoteVersion;
 
     ControlChannel(Socket socket, Role role, Duration readTimeout) throws IOException {
@@ -151,6 +153,17 @@ public final class ControlChannel implements AutoCloseable {
         requirePositive(timeout);
         socket.setSoTimeout((int) Math.max(1, Math.min(Integer.MAX_VALUE, timeout.toMillis())));
         this.readTimeout = timeout;
+    }
+
+    /**
+     * Bounds the whole exchange from here on, not each read: every later read waits at most the
+     * read timeout or the time left until {@code nanoTime} ({@link System#nanoTime()} scale),
+     * whichever is shorter, and once it has passed a read fails at once. A server uses it so that a
+     * peer sending one byte just before each read timeout cannot hold it longer than the deadline.
+     */
+    public void deadline(long nanoTime) {
+        this.deadline = nanoTime;
+        this.hasDeadline = true;
     }
 
     /**
@@ -337,6 +350,7 @@ public final class ControlChannel implements AutoCloseable {
         int got = 0;
         try {
             while (got < n) {
+                boundByDeadline(step, got, n);
                 int r = in.read(buf, got, n - got);
                 if (r < 0) {
                     throw new EOFException();
@@ -347,12 +361,33 @@ public final class ControlChannel implements AutoCloseable {
             throw new ProtocolException("peer closed the control connection during " + step + " (received "
                     + got + " of " + n + " bytes); see the peer's output for why it stopped", e);
         } catch (SocketTimeoutException e) {
+            if (hasDeadline && System.nanoTime() - deadline >= 0) {
+                throw deadlinePassed(step, got, n);
+            }
             throw new ProtocolException("timed out after " + seconds(readTimeout) + " waiting for the peer"
                     + " during " + step + " (received " + got + " of " + n + " bytes)", e);
         } catch (IOException e) {
             throw new ProtocolException("control connection failed during " + step + ": " + e.getMessage(), e);
         }
         return buf;
+    }
+
+    /** Before a read: the socket waits at most until the deadline, and not at all once it has passed. */
+    private void boundByDeadline(String step, int got, int n) throws IOException {
+        if (!hasDeadline) {
+            return;
+        }
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+            throw deadlinePassed(step, got, n);
+        }
+        long ms = Math.max(1, Math.min(readTimeout.toMillis(), (left + 999_999) / 1_000_000));
+        socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, ms));
+    }
+
+    private static ProtocolException deadlinePassed(String step, int got, int n) {
+        return new ProtocolException("the exchange's deadline passed during " + step + " (received " + got + " of "
+                + n + " bytes): the peer is too slow or silent");
     }
 
     static String seconds(Duration d) {
