@@ -219,6 +219,7 @@ final class SweepCommand implements Callable<Integer> {
 
     private Sweep sweep(SweepPlan plan) {
         Sweep s = Sweep.of(plan).pathCheck(pathCheck).sourceLocator(locator).qosExpected(run.qosExpected)
+                .authSecret(run.authSecret().orElse(null))
                 .cpu(run.cpuOrNone()).warmup(run.warmup());
         if (runner != null) {
             s = s.runner(runner);
