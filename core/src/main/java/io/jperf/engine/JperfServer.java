@@ -127,7 +127,11 @@ public final class JperfServer implements AutoCloseable {
         try {
             listener = ControlChannel.listen(base.port(), bind);
         } catch (IOException e) {
-            throw new ListenFailedException(e.getMessage(), e);
+            boolean notOurs = e.getCause() instanceof java.net.BindException b && b.getMessage() != null
+                    && b.getMessage().contains("assign requested address");
+            throw new ListenFailedException(notOurs ? "cannot listen on " + base.bindSourceIp() + " port " + base.port()
+                    + ": not an address of this host (`ip -br addr` lists them; --bind takes one of them)"
+                    : e.getMessage(), e);
         }
         JperfServer server = new JperfServer(base, settings, limits, listener);
         server.acceptor.start();

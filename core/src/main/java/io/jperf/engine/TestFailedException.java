@@ -11,6 +11,8 @@ import java.util.List;
  * happened and what to check; {@link #verdicts()} holds the path findings that may explain it.
  */
 public class TestFailedException extends JperfException {
+    private static final long serialVersionUID = 1L;
+
     private final transient List<Verdict> verdicts;
 
     public TestFailedException(String message) {

@@ -11,6 +11,8 @@ import java.util.Optional;
  * {@code ibv_reg_mr failed: errno 12 ENOMEM (Cannot allocate memory). Hint: ...}.
  */
 public final class RdmaException extends JperfException {
+    private static final long serialVersionUID = 1L;
+
     private final String call;
     private final int errno;
     private final String hint;

@@ -8,6 +8,8 @@ import io.jperf.JperfException;
  * and what to do.
  */
 public final class RdmaUnavailableException extends JperfException {
+    private static final long serialVersionUID = 1L;
+
     public RdmaUnavailableException(String message) {
         super(Category.NO_RDMA, message);
     }

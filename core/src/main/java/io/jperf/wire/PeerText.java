@@ -41,6 +41,8 @@ public final class PeerText {
                 sb.append(c);
             } else if (c == '\\' && !keepLines) {
                 sb.append("\\\\");
+            } else if (c == '\n' || c == '\t' || c == '\r') {
+                sb.append(c == '\n' ? "\\n" : c == '\t' ? "\\t" : "\\r");
             } else if (c < 0x20 || c == 0x7f) {
                 sb.append(String.format("\\x%02x", (int) c));
             } else if ((c >= 0x80 && c <= 0x9f) || Character.getType(c) == Character.FORMAT
