@@ -14,7 +14,8 @@ import java.util.Optional;
 /**
  * Whether a GID a client sent belongs to the client: {@code jperf serve} sends RDMA traffic only
  * to the peer that connected, so the GID's IP address must be the control connection's peer
- * address, or, when the peer is this host itself (loopback), one of this host's addresses. A GID
+ * address, or, when the peer is this host itself (loopback or one of its addresses), any of this
+ * host's addresses: the traffic then stays on this host. A GID
  * without an IP address (link-local, or a key message without a GID) cannot be tied to the
  * connection and is refused too. Stateless.
  */
@@ -39,7 +40,7 @@ final class GidOwnership {
         }
         InetAddress a = address.get();
         InetAddress p = unmapped(peer);
-        if (a.equals(p) || (p.isLoopbackAddress() && isLocal(a))) {
+        if (a.equals(p) || ((p.isLoopbackAddress() || isLocal(p)) && isLocal(a))) {
             return Optional.empty();
         }
         return Optional.of("the client's GID " + g + " is address " + a.getHostAddress() + ", but the client connected"

@@ -21,12 +21,12 @@ import java.util.concurrent.TimeUnit;
  * real protocol up to the server's answer to its request (no RDMA needed: on a host without RDMA a
  * request that passes every check is refused when the device cannot be opened). For tests.
  */
-final class ServeClient {
+public final class ServeClient {
     private ServeClient() {
     }
 
     /** A running server; {@link #close} stops it. */
-    static final class Running implements AutoCloseable {
+    public static final class Running implements AutoCloseable {
         final JperfServer server;
         final BlockingQueue<JperfServer.Served> served = new LinkedBlockingQueue<>();
         private final Thread thread;
@@ -71,14 +71,20 @@ final class ServeClient {
     }
 
     /** A small valid write-bw request, as a jperf client sends it. */
-    static Map<String, String> smallRequest() {
+    public static Map<String, String> smallRequest() {
         TestOptions o = TestOptions.builder(TestKind.WRITE_BW).serverHost("127.0.0.1").size(4096).iterations(100).build();
         return new LinkedHashMap<>(ServeRequest.fields(o, null));
     }
 
     /** Sends {@code fields} as the request and returns the server's final answer (after authentication). */
     static Map<String, String> ask(int port, Map<String, String> fields, Optional<AuthSecret> secret) throws IOException {
-        try (ControlChannel ch = ControlChannel.connect("127.0.0.1", port, null, Duration.ofSeconds(10))) {
+        return ask("127.0.0.1", port, fields, secret);
+    }
+
+    /** As {@link #ask(int, Map, Optional)}, to {@code host}. */
+    public static Map<String, String> ask(String host, int port, Map<String, String> fields, Optional<AuthSecret> secret)
+            throws IOException {
+        try (ControlChannel ch = ControlChannel.connect(host, port, null, Duration.ofSeconds(30))) {
             ch.exchangeVersion(PerftestVersion.ADVERTISED);
             Map<String, String> answer = JperfExtension.exchange(ch, fields, "test request");
             return ServeAuth.respond(ch, answer, secret);
@@ -89,8 +95,13 @@ final class ServeClient {
         return ask(port, fields, Optional.empty());
     }
 
+    /** The request fields a jperf client sends for {@code options}, naming {@code gid} as its own (null: none). */
+    public static Map<String, String> request(TestOptions options, byte[] gid) {
+        return new LinkedHashMap<>(ServeRequest.fields(options, null, gid));
+    }
+
     /** The server's refusal, unescaped and made safe as the client shows it; null when it did not refuse. */
-    static String refusal(Map<String, String> answer) {
+    public static String refusal(Map<String, String> answer) {
         return answer.containsKey(ServeRequest.ERROR) ? ServeRequest.unescape(answer.get(ServeRequest.ERROR)) : null;
     }
 }
