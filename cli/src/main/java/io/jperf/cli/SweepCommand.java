@@ -14,6 +14,7 @@ import io.jperf.sweep.SweepPlan;
 import io.jperf.sweep.SweepResult;
 import io.jperf.sweep.SweepRow;
 import io.jperf.sweep.SweepTextReport;
+import io.jperf.wire.PeerText;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -152,7 +153,7 @@ final class SweepCommand implements Callable<Integer> {
         if (json) {
             out.print(SweepJson.toJson(result));
         } else {
-            out.print(SweepTextReport.render(result));
+            out.print(PeerText.report(SweepTextReport.render(result)));
         }
         out.flush();
         write(outJson, () -> SweepJson.toJson(result), "--out_json");
@@ -292,13 +293,13 @@ final class SweepCommand implements Callable<Integer> {
             String ids = row.verdicts().stream().filter(v -> v.severity() != io.jperf.path.Severity.INFO)
                     .map(io.jperf.path.Verdict::id).distinct().reduce((a, b) -> a + " " + b).orElse("");
             sb.append(ids.isEmpty() ? (row.ok() ? ", path consistent" : "") : ", path: " + ids);
-            err.println(sb);
+            err.println(PeerText.multiline(sb.toString()));
             err.flush();
         }
 
         @Override
         public void warning(SweepChoice choice, String message) {
-            err.println("jperf: warning: [" + (choice.index() + 1) + "] " + message);
+            err.println("jperf: warning: [" + (choice.index() + 1) + "] " + PeerText.multiline(message));
             err.flush();
         }
     }

@@ -29,11 +29,20 @@ public final class PeerText {
         return escape(text, MAX_MESSAGE, true);
     }
 
+    /**
+     * A report of this end's own making that quotes a peer (path records, the sweep table): line
+     * breaks and tabs kept, every other control character escaped, no length cap (the peer's parts
+     * were capped where they came in).
+     */
+    public static String report(String text) {
+        return escape(text, Integer.MAX_VALUE, true);
+    }
+
     private static String escape(String text, int max, boolean keepLines) {
         if (text == null) {
             return "null";
         }
-        StringBuilder sb = new StringBuilder(Math.min(text.length(), max) + 16);
+        StringBuilder sb = new StringBuilder((int) Math.min((long) text.length() + 16, (long) max + 16));
         int i = 0;
         for (; i < text.length() && sb.length() < max; i++) {
             char c = text.charAt(i);
