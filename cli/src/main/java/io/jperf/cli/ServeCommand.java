@@ -40,8 +40,8 @@ import java.util.stream.Collectors;
                 + " or `jperf write-lat` without a host.",
             "Prints one line per client; runs until killed, or until --count clients were served.",
             "Safe to leave running: each request is checked against --max-memory and --max-duration before anything"
-                + " is allocated; a slow or silent client is dropped at its deadline (--timeout to set up,"
-                + " --max-duration to run); while a test runs other clients hear \"busy, try again\"; with"
+                + " is allocated; a slow or silent client is dropped at its deadline (10 s to send its request,"
+                + " --timeout to set up, --max-duration to run); while a test runs other clients hear \"busy, try again\"; with"
                 + " --auth-token-file (or " + AuthSecret.ENVIRONMENT + ") only clients that know the secret are served;"
                 + " RDMA traffic goes only to each client's own address."},
         exitCodeListHeading = "%nExit codes:%n",

@@ -51,8 +51,9 @@ import java.util.stream.Collectors;
  * <li>with a shared secret, a client is served only after it proved it knows it ({@link ServeAuth});</li>
  * <li>a request is checked against the budget ({@link ServeBudget}) before anything is allocated, and
  * an allocation that fails anyway is a refusal, never a dead server;</li>
- * <li>each client has a deadline for the whole exchange ({@code timeout} from connecting until its
- * request was accepted) and for the whole test (then {@code timeout + maxDuration + timeout});
+ * <li>each client has a deadline for the whole exchange (from connecting until its request was
+ * accepted: {@value #REQUEST_SECONDS} s, or the timeout if shorter) and for the whole test (then
+ * {@code timeout + maxDuration + timeout});
  * a slow or silent client is dropped at it, and a test still running is stopped (its QPs are
  * moved to the error state);</li>
  * <li>while a test runs, another client gets an immediate "busy, try again" refusal;</li>
@@ -69,6 +70,13 @@ import java.util.stream.Collectors;
  * answer busy refusals, one watches deadlines.
  */
 public final class JperfServer implements AutoCloseable {
+    /**
+     * How long a client may take, from connecting, until its request was answered (at most the
+     * timeout): a jperf client sends its version and request at once, so a connection that holds
+     * the server longer is slow or hostile.
+     */
+    static final int REQUEST_SECONDS = 10;
+    static final Duration REQUEST_TIME = Duration.ofSeconds(REQUEST_SECONDS);
     /** How long a client turned away as busy may take over its version and request. */
     private static final Duration BUSY_ANSWER_TIME = Duration.ofSeconds(5);
     /** Threads answering busy refusals, and connections waiting for one; more are closed at once. */
@@ -209,7 +217,7 @@ public final class JperfServer implements AutoCloseable {
     private Served serve(ControlChannel channel) {
         InetAddress client = channel.remoteAddress();
         Session session = new Session(channel);
-        session.extendDeadline(System.nanoTime() + settings.timeout().toNanos());
+        session.extendDeadline(System.nanoTime() + Math.min(settings.timeout().toNanos(), REQUEST_TIME.toNanos()));
         session.watch();
         try (channel; session) {
             WriteTestResult result = TestSession.served(base, channel, settings, session).run();
@@ -228,7 +236,8 @@ public final class JperfServer implements AutoCloseable {
         RuntimeException failure = e;
         if (session.aborted) {
             failure = new TestFailedException("dropped at the deadline: the client's exchange or test took longer than"
-                    + " this server allows (--timeout " + settings.timeout().toSeconds() + " s to set up, --max-duration "
+                    + " this server allows (" + Math.min(settings.timeout().toSeconds(), REQUEST_SECONDS) + " s to send its"
+                    + " request, then --timeout " + settings.timeout().toSeconds() + " s to set up, --max-duration "
                     + limits.maxDuration().toSeconds() + " s to run)", e);
         }
         return new Served(client, Optional.ofNullable(session.options), Optional.empty(), Optional.of(failure));
