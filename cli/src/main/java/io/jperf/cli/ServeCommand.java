@@ -247,7 +247,7 @@ final class ServeCommand implements Callable<Integer> {
             sb.append(verdicts.isEmpty() ? "; path consistent" : "; path " + verdicts);
         } else {
             RuntimeException e = s.failure().orElseThrow();
-            sb.append("FAILED: ").append(PeerText.line(String.valueOf(e.getMessage()).lines().findFirst().orElse("")));
+            sb.append("FAILED: ").append(PeerText.multiline(String.valueOf(e.getMessage()).lines().findFirst().orElse("")));
         }
         return sb.toString();
     }

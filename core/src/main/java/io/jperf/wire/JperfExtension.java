@@ -15,6 +15,12 @@ import java.util.Map;
 public final class JperfExtension {
     /** The longest extension message accepted. */
     public static final int MAX_BYTES = 64 * 1024;
+    /**
+     * The longest message a server reads in {@link #respond} and {@link #ask}: a client's request
+     * (about 1 KiB) or its authentication, not path records; small, so that a hostile client cannot
+     * make the server churn through large messages.
+     */
+    public static final int MAX_REQUEST_BYTES = 8 * 1024;
     /** The most fields one message may carry. */
     public static final int MAX_FIELDS = 256;
     /** The longest key: letters, digits and {@code . _ - / :} only. */
@@ -40,7 +46,7 @@ public final class JperfExtension {
         if (channel.role() != Role.SERVER) {
             throw new IllegalStateException("only the server answers; the client calls exchange");
         }
-        Map<String, String> theirs = decode(channel.readVariable(MAX_BYTES, step));
+        Map<String, String> theirs = decode(channel.readVariable(MAX_REQUEST_BYTES, step));
         channel.writeVariable(encode(answer.apply(theirs)), step);
         return theirs;
     }
@@ -55,7 +61,7 @@ public final class JperfExtension {
             throw new IllegalStateException("only the server asks; the client calls exchange");
         }
         channel.writeVariable(encode(ours), step);
-        return decode(channel.readVariable(MAX_BYTES, step));
+        return decode(channel.readVariable(MAX_REQUEST_BYTES, step));
     }
 
     static byte[] encode(Map<String, String> fields) {

@@ -173,7 +173,7 @@ class JperfServerSafetyTest {
     void controlCharactersAndLongTextFromTheClientAreEscapedAndCut() throws Exception {
         try (ServeClient.Running s = new ServeClient.Running(ServeLimits.DEFAULTS, TIMEOUT)) {
             Map<String, String> evil = ServeClient.smallRequest();
-            evil.put("serve.kind", "\u001b[2J\u001b]0;owned\u0007" + "x".repeat(60_000));
+            evil.put("serve.kind", "\u001b[2J\u001b]0;owned\u0007" + "x".repeat(7_000));
             String r = ServeClient.refusal(ServeClient.ask(s.port(), evil));
             String logged = s.next(TIMEOUT).failure().orElseThrow().getMessage();
             for (String text : new String[] {r, logged}) {
@@ -181,6 +181,11 @@ class JperfServerSafetyTest {
                 assertTrue(text.contains("\\x1b[2J"), text);
                 assertTrue(text.length() < 2000, "length " + text.length());
             }
+            // a request larger than any real one is not even read
+            evil.put("serve.kind", "x".repeat(60_000));
+            org.junit.jupiter.api.Assertions.assertThrows(java.io.IOException.class, () -> ServeClient.ask(s.port(), evil));
+            String why = s.next(TIMEOUT).failure().orElseThrow().getMessage();
+            assertTrue(why.contains("at most " + io.jperf.wire.JperfExtension.MAX_REQUEST_BYTES), why);
         }
     }
 
