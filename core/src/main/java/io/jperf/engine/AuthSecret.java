@@ -30,6 +30,7 @@ public final class AuthSecret {
 
     private AuthSecret(byte[] key) {
         this.key = key;
+        mac("warm-up"); // loads the JCE provider now, not inside a client's deadline (seconds in an emulated lab)
     }
 
     /**

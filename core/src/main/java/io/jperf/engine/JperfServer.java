@@ -141,6 +141,9 @@ public final class JperfServer implements AutoCloseable {
                     + ": not an address of this host (`ip -br addr` lists them; --bind takes one of them)"
                     : e.getMessage(), e);
         }
+        if (limits.authSecret().isPresent()) {
+            ServeAuth.warmUp();
+        }
         JperfServer server = new JperfServer(base, settings, limits, listener);
         server.acceptor.start();
         return server;
@@ -431,6 +434,9 @@ public final class JperfServer implements AutoCloseable {
             } catch (OptionsException e) {
                 throw new ServeRefusedException("the client's request is not valid: " + e.getMessage(), e, null);
             }
+            // the client's part of the exchange is done: from here the server's own work (device lookup,
+            // allocation) and the test run on the test's deadline, not the request's
+            extendDeadline(System.nanoTime() + settings.timeout().toNanos() * 2 + limits.maxDuration().toNanos());
             InetAddress target = asked.orElse(channel.localAddress());
             Optional<GidLocation> location = locate(target);
             if (location.isPresent()) {
@@ -454,7 +460,6 @@ public final class JperfServer implements AutoCloseable {
             }
             ServeBudget.check(requested, limits);
             options = requested;
-            extendDeadline(System.nanoTime() + settings.timeout().toNanos() * 2 + limits.maxDuration().toNanos());
             try {
                 synchronized (this) {
                     if (options.rdmaCm()) {

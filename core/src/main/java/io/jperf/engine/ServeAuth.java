@@ -35,6 +35,11 @@ final class ServeAuth {
     private static final String SCHEME_NAME = "hmac-sha256-v1";
     private static final int NONCE_BYTES = 32;
     private static final SecureRandom RANDOM = new SecureRandom();
+
+    /** Seeds the random source now, not inside a client's deadline. */
+    static void warmUp() {
+        nonce();
+    }
     private static final HexFormat HEX = HexFormat.of();
 
     private ServeAuth() {
