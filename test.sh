@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs jperf's test tiers: unit + native (Maven, JDK 25), the JMH data-path gate, then the lab tier on real soft-RoCE
+# Runs jperf's test tiers: unit + native + fuzz (Maven, JDK 25), the JMH data-path gate, then the lab tier on real soft-RoCE
 # devices in QEMU guests (lab/rdma-lab installs what it needs; see lab/README.md).
 # JPERF_SKIP_LAB=1 runs only the first two tiers.
 set -euo pipefail
@@ -8,9 +8,10 @@ export JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
 export PATH="$JAVA_HOME/bin:$PATH"
 
 t0=$(date +%s)
-mvn -B -ntp verify
+# -Dfuzz.skip=false: the fuzz tier too (fuzz/: >10^5 mutated inputs to the wire codecs and jperf serve, ~30 s)
+mvn -B -ntp verify -Dfuzz.skip=false
 t1=$(date +%s)
-echo "test.sh: unit + native tiers passed in $(( t1 - t0 ))s"
+echo "test.sh: unit + native + fuzz tiers passed in $(( t1 - t0 ))s"
 
 # The data-path regression gate: JMH, Java vs the same loop in C on the stub provider.
 bench/ci-gate.sh

@@ -8,7 +8,9 @@
 set -u
 port=${SCENARIO_SERVE_PORT:-18600}
 log=$LAB_RESULTS/serve-$LAB_HOST.log
-"$LAB_REPO/jperf" serve -p "$port" --timeout 30 --idle-timeout 300 > "$log" 2>&1 &
+# --allow-gid-mismatch: A sweeps both rails over one control address (rail 0), so rail 1's GID is not the
+# address A connected from; the lab's private network is the "fabric you trust" that flag asks for.
+"$LAB_REPO/jperf" serve -p "$port" --timeout 30 --idle-timeout 300 --allow-gid-mismatch > "$log" 2>&1 &
 pid=$!
 exec {nap}<> <(:) # read -t on a pipe nobody writes to: a sleep without a fork
 

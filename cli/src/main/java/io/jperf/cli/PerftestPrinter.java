@@ -11,6 +11,7 @@ import io.jperf.result.BandwidthResult;
 import io.jperf.result.EndpointInfo;
 import io.jperf.result.LatencyResult;
 import io.jperf.result.TestHeader;
+import io.jperf.wire.PeerText;
 
 import java.io.PrintWriter;
 import java.util.List;
@@ -63,7 +64,7 @@ final class PerftestPrinter implements TestListener {
 
     @Override
     public void warning(String message) {
-        err.println("jperf: warning: " + message);
+        err.println("jperf: warning: " + PeerText.multiline(message));
         err.flush();
     }
 
@@ -83,7 +84,7 @@ final class PerftestPrinter implements TestListener {
             out.print(report.tableFooter(mode));
         }
         if (mode == OutputMode.NONE && path != null) {
-            out.print(pathText(path));
+            out.print(PeerText.report(pathText(path)));
         }
         out.flush();
     }

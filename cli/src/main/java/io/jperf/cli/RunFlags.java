@@ -1,9 +1,15 @@
 package io.jperf.cli;
 
+import io.jperf.engine.AuthSecret;
 import io.jperf.engine.WriteTest;
+import io.jperf.options.OptionsException;
 import picocli.CommandLine.Option;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Optional;
 
 /** How a test runs beyond perftest's parameters, shared by write-bw, write-lat, serve and sweep. */
 final class RunFlags {
@@ -23,13 +29,38 @@ final class RunFlags {
             + " off the peer's CPU.")
     Integer cpu;
 
+    @Option(names = "--auth-token-file", paramLabel = "FILE", description = "The shared secret of `jperf serve`"
+            + " (at least 16 characters): serve requires its clients to prove it, a client proves it. It never goes on"
+            + " the wire (HMAC-SHA256 challenge-response). Default: the " + AuthSecret.ENVIRONMENT + " environment"
+            + " variable, else none.")
+    Path authTokenFile;
+
     /** Refuses out-of-range values with exit 2. */
     void validate() {
+        authSecret();
         if (warmupSeconds != null && !(warmupSeconds >= 0 && warmupSeconds <= 600)) {
             throw new UsageException("--warmup must be between 0 and 600 seconds (got " + warmupSeconds + ")");
         }
         if (cpu != null && cpu < 0) {
             throw new UsageException("--cpu must be a CPU number, 0 or more (got " + cpu + ")");
+        }
+        if (cpu != null) {
+            int highest = highestCpu();
+            if (cpu > highest) {
+                throw new UsageException("--cpu " + cpu + ": this host's CPUs are 0-" + highest
+                        + " (/sys/devices/system/cpu/possible; `nproc` and `taskset -p $$` show those allowed)");
+            }
+        }
+    }
+
+    /** The highest CPU number the kernel knows, from sysfs; the CPU count when sysfs cannot tell. */
+    static int highestCpu() {
+        try {
+            String possible = Files.readString(Path.of("/sys/devices/system/cpu/possible")).strip();
+            String last = possible.substring(possible.lastIndexOf(',') + 1);
+            return Integer.parseInt(last.substring(last.lastIndexOf('-') + 1));
+        } catch (IOException | RuntimeException e) {
+            return Runtime.getRuntime().availableProcessors() - 1;
         }
     }
 
@@ -41,7 +72,16 @@ final class RunFlags {
         return warmupSeconds == null ? WriteTest.DEFAULT_WARMUP : Duration.ofNanos((long) (warmupSeconds * 1e9));
     }
 
+    /** The shared secret from --auth-token-file, else the environment; an unreadable or short one is exit 2. */
+    Optional<AuthSecret> authSecret() {
+        try {
+            return authTokenFile != null ? Optional.of(AuthSecret.fromFile(authTokenFile)) : AuthSecret.fromEnvironment();
+        } catch (OptionsException e) {
+            throw new UsageException(e.getMessage());
+        }
+    }
+
     WriteTest applyTo(WriteTest test) {
-        return test.qosExpected(qosExpected).cpu(cpuOrNone()).warmup(warmup());
+        return test.qosExpected(qosExpected).cpu(cpuOrNone()).warmup(warmup()).authSecret(authSecret().orElse(null));
     }
 }

@@ -1,14 +1,18 @@
 package io.jperf.cli;
 
+import io.jperf.engine.AuthSecret;
 import io.jperf.engine.JperfServer;
 import io.jperf.engine.JperfServer.Served;
 import io.jperf.engine.TestListener;
+import io.jperf.engine.ServeLimits;
 import io.jperf.engine.WriteTest;
 import io.jperf.engine.WriteTestResult;
 import io.jperf.options.OptionsException;
+import io.jperf.options.SizeParser;
 import io.jperf.options.TestKind;
 import io.jperf.options.TestOptions;
 import io.jperf.path.Verdict;
+import io.jperf.wire.PeerText;
 import io.jperf.result.BandwidthResult;
 import io.jperf.result.LatencyResult;
 import picocli.CommandLine.Command;
@@ -34,14 +38,19 @@ import java.util.stream.Collectors;
                 + " address (default: the address the client connected to, else -d/-x).",
             "perftest clients cannot use it (they do not send their parameters): for them run `jperf write-bw`"
                 + " or `jperf write-lat` without a host.",
-            "Prints one line per client; runs until killed, or until --count clients were served."},
+            "Prints one line per client; runs until killed, or until --count clients were served.",
+            "Safe to leave running: each request is checked against --max-memory and --max-duration before anything"
+                + " is allocated; a slow or silent client is dropped at its deadline (10 s to send its request,"
+                + " --timeout to set up, --max-duration to run); while a test runs other clients hear \"busy, try again\"; with"
+                + " --auth-token-file (or " + AuthSecret.ENVIRONMENT + ") only clients that know the secret are served;"
+                + " RDMA traffic goes only to each client's own address."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:--count clients were served and every test ran",
             "1:with --count, at least one client's test failed",
             "2:invalid options",
             "3:no usable RDMA here",
-            "4:listening failed"})
+            "4:listening failed (port in use, --bind not an address of this host)"})
 final class ServeCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -59,8 +68,25 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = {"-x", "--gid-index"}, paramLabel = "INDEX", description = "GID index on that device.")
     Integer gidIndex;
 
-    @Option(names = "--bind_source_ip", paramLabel = "ADDR", description = "Listen on this address only.")
+    @Option(names = {"--bind", "--bind_source_ip"}, paramLabel = "ADDR",
+            description = "Listen on this address only (default: every address of this host).")
     String bindAddress;
+
+    @Option(names = "--max-memory", paramLabel = "SIZE", defaultValue = "512M",
+            description = "Refuse a test that needs more memory on this server: buffers, timestamps and queues"
+                    + " together, K/M/G suffixes (default ${DEFAULT-VALUE}).")
+    String maxMemory;
+
+    @Option(names = "--max-duration", paramLabel = "SECONDS", defaultValue = "300",
+            description = "Refuse a test that cannot end within this long, and stop one still running after it"
+                    + " (default ${DEFAULT-VALUE}).")
+    int maxDurationSeconds;
+
+    @Option(names = "--allow-gid-mismatch",
+            description = "Serve a client whose GID is not the address it connected from (e.g. a sweep over rails"
+                    + " through one control address). Then a client can aim this server's RDMA traffic at any"
+                    + " address: use it with --auth-token-file, on a fabric you trust.")
+    boolean allowGidMismatch;
 
     @Option(names = "--count", paramLabel = "N", description = "Exit after serving N clients (default: never).")
     Integer count;
@@ -87,6 +113,15 @@ final class ServeCommand implements Callable<Integer> {
         if (idleSeconds != null && idleSeconds < 1) {
             throw new UsageException("--idle-timeout must be at least 1 second (got " + idleSeconds + ")");
         }
+        if (maxDurationSeconds < 1 || maxDurationSeconds > 86_400) {
+            throw new UsageException("--max-duration must be between 1 and 86400 seconds (got " + maxDurationSeconds + ")");
+        }
+        long maxMemoryBytes;
+        try {
+            maxMemoryBytes = SizeParser.parse(maxMemory);
+        } catch (OptionsException e) {
+            throw new UsageException("--max-memory: '" + maxMemory + "' is not a size such as 512M or 2G");
+        }
         TestOptions base;
         try {
             TestOptions.Builder b = TestOptions.builder(TestKind.WRITE_BW);
@@ -112,6 +147,11 @@ final class ServeCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         run.validate();
+        Optional<AuthSecret> secret = run.authSecret();
+        warnIfOthersCanRead(run.authTokenFile, err);
+        ServeLimits limits = ServeLimits.DEFAULTS.withMaxMemory(maxMemoryBytes)
+                .withMaxDuration(Duration.ofSeconds(maxDurationSeconds)).withAuthSecret(secret.orElse(null))
+                .withAllowGidMismatch(allowGidMismatch);
         WriteTest template = run.applyTo(WriteTest.of(base))
                 .listener(new TestListener() {
                     @Override
@@ -124,9 +164,12 @@ final class ServeCommand implements Callable<Integer> {
         Duration wait = idleSeconds != null ? Duration.ofSeconds(idleSeconds) : Duration.ofHours(1);
         int served = 0;
         int failed = 0;
-        try (JperfServer server = template.serveClients()) {
-            out.println("jperf serve: listening on TCP port " + server.port()
-                    + (bindAddress != null ? " of " + bindAddress : "") + (count != null ? ", for " + count + " client(s)" : ""));
+        try (JperfServer server = template.serveClients(limits)) {
+            server.onEvent(line -> {
+                err.println("jperf serve: " + PeerText.line(line));
+                err.flush();
+            });
+            out.println(startLine(server.port(), secret.isPresent()));
             out.flush();
             while (count == null || served < count) {
                 Optional<Served> next = server.serveNext(wait);
@@ -147,6 +190,36 @@ final class ServeCommand implements Callable<Integer> {
             }
         }
         return count != null && failed > 0 ? ExitCodes.TEST_FAILED : ExitCodes.OK;
+    }
+
+    private static void warnIfOthersCanRead(java.nio.file.Path file, PrintWriter err) {
+        if (file == null) {
+            return;
+        }
+        try {
+            var perms = java.nio.file.Files.getPosixFilePermissions(file);
+            if (perms.contains(java.nio.file.attribute.PosixFilePermission.GROUP_READ)
+                    || perms.contains(java.nio.file.attribute.PosixFilePermission.OTHERS_READ)) {
+                err.println("jperf serve: warning: " + file + " can be read by other users; `chmod 600 " + file + "`");
+            }
+        } catch (IOException | UnsupportedOperationException e) {
+            // not a POSIX file system: nothing to check
+        }
+    }
+
+    /** Where it listens, who may use it, and its limits: what an operator must know at a glance. */
+    String startLine(int listeningPort, boolean authenticated) {
+        String where = bindAddress != null ? bindAddress + " port " + listeningPort
+                : "TCP port " + listeningPort + " of every address of this host";
+        String who = authenticated
+                ? "clients must prove the shared secret" + (run.authTokenFile != null ? " of " + run.authTokenFile
+                        : " in " + AuthSecret.ENVIRONMENT)
+                : "OPEN TO ANYONE who reaches it (no shared secret: give --auth-token-file or " + AuthSecret.ENVIRONMENT + ")";
+        String traffic = allowGidMismatch ? "RDMA traffic to any address a client names (--allow-gid-mismatch)"
+                : "RDMA traffic only to each client's own address";
+        return "jperf serve: listening on " + where + "; " + who + "; " + traffic + "; at most "
+                + io.jperf.engine.ResourceEstimate.format(SizeParser.parse(maxMemory)) + " and " + maxDurationSeconds
+                + " s per test" + (count != null ? "; for " + count + " client(s)" : "");
     }
 
     /** {@code [3] 14:02:11 10.20.0.1 write_bw rxe1 GID 3 -R tclass 106: ok 0.52 Gb/s (65536 B); path F2 ERROR}. */
@@ -174,7 +247,7 @@ final class ServeCommand implements Callable<Integer> {
             sb.append(verdicts.isEmpty() ? "; path consistent" : "; path " + verdicts);
         } else {
             RuntimeException e = s.failure().orElseThrow();
-            sb.append("FAILED: ").append(String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
+            sb.append("FAILED: ").append(PeerText.multiline(String.valueOf(e.getMessage()).lines().findFirst().orElse("")));
         }
         return sb.toString();
     }

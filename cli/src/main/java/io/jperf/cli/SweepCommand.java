@@ -14,6 +14,7 @@ import io.jperf.sweep.SweepPlan;
 import io.jperf.sweep.SweepResult;
 import io.jperf.sweep.SweepRow;
 import io.jperf.sweep.SweepTextReport;
+import io.jperf.wire.PeerText;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -152,7 +153,7 @@ final class SweepCommand implements Callable<Integer> {
         if (json) {
             out.print(SweepJson.toJson(result));
         } else {
-            out.print(SweepTextReport.render(result));
+            out.print(PeerText.report(SweepTextReport.render(result)));
         }
         out.flush();
         write(outJson, () -> SweepJson.toJson(result), "--out_json");
@@ -195,8 +196,8 @@ final class SweepCommand implements Callable<Integer> {
             throw new UsageException("--pause must be between 0 and 3600 seconds (got " + pauseSeconds + ")");
         }
         run.validate();
-        requireDirectory(outJson, "--out_json");
-        requireDirectory(html, "--html");
+        OutputPaths.requireWritable(outJson, "--out_json");
+        OutputPaths.requireWritable(html, "--html");
         TestOptions base;
         try {
             base = baseOptions(testKind);
@@ -219,6 +220,7 @@ final class SweepCommand implements Callable<Integer> {
 
     private Sweep sweep(SweepPlan plan) {
         Sweep s = Sweep.of(plan).pathCheck(pathCheck).sourceLocator(locator).qosExpected(run.qosExpected)
+                .authSecret(run.authSecret().orElse(null))
                 .cpu(run.cpuOrNone()).warmup(run.warmup());
         if (runner != null) {
             s = s.runner(runner);
@@ -244,19 +246,6 @@ final class SweepCommand implements Callable<Integer> {
         if (single && many != null) {
             throw new UsageException(manyName + " sets what " + singleName + " sets, for each choice:"
                     + " give one of them");
-        }
-    }
-
-    private static void requireDirectory(Path file, String option) {
-        if (file == null) {
-            return;
-        }
-        Path dir = file.toAbsolutePath().getParent();
-        if (dir != null && !Files.isDirectory(dir)) {
-            throw new UsageException(option + ": directory " + dir + " does not exist");
-        }
-        if (Files.isDirectory(file)) {
-            throw new UsageException(option + ": " + file + " is a directory; give a file name");
         }
     }
 
@@ -304,13 +293,13 @@ final class SweepCommand implements Callable<Integer> {
             String ids = row.verdicts().stream().filter(v -> v.severity() != io.jperf.path.Severity.INFO)
                     .map(io.jperf.path.Verdict::id).distinct().reduce((a, b) -> a + " " + b).orElse("");
             sb.append(ids.isEmpty() ? (row.ok() ? ", path consistent" : "") : ", path: " + ids);
-            err.println(sb);
+            err.println(PeerText.multiline(sb.toString()));
             err.flush();
         }
 
         @Override
         public void warning(SweepChoice choice, String message) {
-            err.println("jperf: warning: [" + (choice.index() + 1) + "] " + message);
+            err.println("jperf: warning: [" + (choice.index() + 1) + "] " + PeerText.multiline(message));
             err.flush();
         }
     }

@@ -30,10 +30,19 @@ final class WriteTestCommand {
         if (common.peerDevice != null && !options.loopback()) {
             throw new UsageException("--peer-dev goes with --loopback");
         }
+        if (common.peerDevice != null && common.peerDevice.isBlank()) {
+            throw new UsageException("--peer-dev: must name a device (`jperf devices` lists them)");
+        }
         common.run.validate();
         if (common.timeoutSeconds != null && common.timeoutSeconds < 1) {
             throw new UsageException("--timeout must be at least 1 second (got " + common.timeoutSeconds + ")");
         }
+        if (options.json()) {
+            OutputPaths.requireWritable(options.jsonFile(), "--out_json_file");
+        }
+        OutputPaths.requireWritable(options.csvFile(), "--csv");
+        OutputPaths.requireWritable(options.hlogFile(), "--hlog");
+        MemoryCheck.require(options, options.loopback());
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         PerftestPrinter printer = common.json ? null : new PerftestPrinter(options, out, err);

@@ -52,7 +52,7 @@ class SweepCommandTest {
             {"-q", "-q/--qp", "sweep", "write-lat", "p", "-q", "2"},
             {"--point-timeout", "--point-timeout must be", "sweep", "write-bw", "p", "--point-timeout", "0"},
             {"--pause", "--pause must be", "sweep", "write-bw", "p", "--pause", "-1"},
-            {"--html", "--html: directory", "sweep", "write-bw", "p", "--html", "/nonexistent-jperf-dir/x.html"},
+            {"--html", "--html: folder /nonexistent-jperf-dir does not exist", "sweep", "write-bw", "p", "--html", "/nonexistent-jperf-dir/x.html"},
             {"256", "a sweep runs at most 256", "sweep", "write-bw", "p", "--tclasses",
                 "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16", "--sizes", "2,4,8,16,32,64,128,256,512,1K,2K,4K,8K,16K,32K,64K"},
         };

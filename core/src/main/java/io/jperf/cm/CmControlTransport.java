@@ -62,6 +62,8 @@ public final class CmControlTransport implements ControlTransport {
     private final Deque<byte[]> received = new ArrayDeque<>();
     private int peerLimit = SMALLEST_PEER_RECEIVE;
     private Duration readTimeout;
+    private long exchangeDeadline;
+    private boolean hasDeadline;
     private boolean closed;
 
     private CmControlTransport(CmConnections connections, Buffers buffers, CmPath path, Duration readTimeout) {
@@ -123,6 +125,12 @@ public final class CmControlTransport implements ControlTransport {
             got += message.length;
         }
         return out;
+    }
+
+    @Override
+    public void deadline(long nanoTime) {
+        exchangeDeadline = nanoTime;
+        hasDeadline = true;
     }
 
     @Override
@@ -247,6 +255,10 @@ public final class CmControlTransport implements ControlTransport {
     private int poll(CompletionBatch wc, CompletionQueue cq, String step, String what) throws IOException {
         long start = System.nanoTime();
         long deadline = start + readTimeout.toNanos();
+        boolean byExchange = hasDeadline && exchangeDeadline - deadline < 0;
+        if (byExchange) {
+            deadline = exchangeDeadline;
+        }
         int rounds = 0;
         while (true) {
             int count = wc.poll(cq.pollFunction(), cq.handle());
@@ -258,6 +270,10 @@ public final class CmControlTransport implements ControlTransport {
             }
             long now = System.nanoTime();
             if (now - deadline > 0) {
+                if (byExchange) {
+                    throw new ProtocolException("the exchange's deadline passed " + what + " during " + step
+                            + " on the RDMA CM control connection: the peer is too slow or silent");
+                }
                 throw new ProtocolException("timed out after " + ControlChannel.seconds(readTimeout) + " " + what
                         + " during " + step + " on the RDMA CM control connection");
             }

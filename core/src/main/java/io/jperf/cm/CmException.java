@@ -1,5 +1,6 @@
 package io.jperf.cm;
 
+import io.jperf.JperfException;
 import io.jperf.ffi.Errno;
 
 import java.net.InetSocketAddress;
@@ -22,7 +23,7 @@ import java.util.Optional;
  *
  * <p>The same facts are available to code through the accessors.
  */
-public final class CmException extends RuntimeException {
+public final class CmException extends JperfException {
 
     private static final long serialVersionUID = 1L;
 
@@ -49,7 +50,7 @@ public final class CmException extends RuntimeException {
 
     private CmException(String message, String call, Kind kind, CmEvent event, int errno, InetSocketAddress source,
                         InetSocketAddress destination, int tries, RouteReport route) {
-        super(message);
+        super(Category.CALL_FAILED, message);
         this.call = call;
         this.kind = kind;
         this.event = Optional.ofNullable(event);

@@ -126,6 +126,11 @@ final class CmLink implements AutoCloseable {
         }
     }
 
+    /** The endpoint once {@link #establish} created it, else null. */
+    Endpoint endpoint() {
+        return endpoint;
+    }
+
     /** What the CM resolved, one per connection. */
     List<CmPath> paths() {
         return connections == null ? List.of() : connections.list().stream().map(CmConnection::path).toList();

@@ -7,12 +7,17 @@ import io.jperf.path.PathRecord;
 import io.jperf.path.TrafficClass;
 import io.jperf.verbs.DeviceInfo;
 import io.jperf.verbs.GidLocation;
+import io.jperf.verbs.QueuePair;
 import io.jperf.verbs.Rdma;
 import io.jperf.wire.ControlChannel;
 import io.jperf.wire.ControlChannel.ControlListener;
+import io.jperf.wire.JperfExtension;
+import io.jperf.wire.KeyMessage;
+import io.jperf.wire.PerftestVersion;
 import io.jperf.wire.ProtocolException;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.net.InetAddress;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
@@ -21,6 +26,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 /**
@@ -32,32 +46,136 @@ import java.util.stream.Collectors;
  * rails, GIDs, {@code -R} and traffic classes against one running server. perftest clients are
  * turned away with a message: they do not send their parameters.
  *
- * <p>Lifecycle: {@link WriteTest#serveClients()} listens; each {@link #serveNext} serves one client
- * (its resources are freed when it ends, whatever happened); {@link #close} stops listening. A
- * failed test does not stop the server. Threading: one thread serves at a time.
+ * <p>Safe to leave running among careless or hostile peers, within its {@link ServeLimits}:
+ * <ul>
+ * <li>with a shared secret, a client is served only after it proved it knows it ({@link ServeAuth});</li>
+ * <li>a request is checked against the budget ({@link ServeBudget}) before anything is allocated, and
+ * an allocation that fails anyway is a refusal, never a dead server;</li>
+ * <li>each client has a deadline for the whole exchange (from connecting until its request was
+ * accepted: {@value #REQUEST_SECONDS} s, or the timeout if shorter) and for the whole test (then
+ * {@code timeout + maxDuration + timeout});
+ * a slow or silent client is dropped at it, and a test still running is stopped (its QPs are
+ * moved to the error state);</li>
+ * <li>while a test runs, another client gets an immediate "busy, try again" refusal;</li>
+ * <li>RDMA traffic goes only to the client's own address ({@link GidOwnership}) unless
+ * {@link ServeLimits#allowGidMismatch()}; a requested address must be an IP literal (no DNS for
+ * names a client sends);</li>
+ * <li>text from a client is escaped before it is shown ({@link io.jperf.wire.PeerText}).</li>
+ * </ul>
+ *
+ * <p>Lifecycle: {@link WriteTest#serveClients(ServeLimits)} listens and starts accepting; each
+ * {@link #serveNext} serves one client (its resources are freed when it ends, whatever happened);
+ * {@link #close} stops listening and the helper threads. A failed test does not stop the server.
+ * Threading: one thread calls {@link #serveNext} at a time; a daemon thread accepts connections, two
+ * answer busy refusals, one watches deadlines.
  */
 public final class JperfServer implements AutoCloseable {
+    /**
+     * How long a client may take, from connecting, until its request was answered (at most the
+     * timeout): a jperf client sends its version and request at once, so a connection that holds
+     * the server longer is slow or hostile.
+     */
+    static final int REQUEST_SECONDS = 10;
+    static final Duration REQUEST_TIME = Duration.ofSeconds(REQUEST_SECONDS);
+    /** How long a client turned away as busy may take over its version and request. */
+    private static final Duration BUSY_ANSWER_TIME = Duration.ofSeconds(5);
+    /** Threads answering busy refusals, and connections waiting for one; more are closed at once. */
+    private static final int BUSY_ANSWERERS = 2;
+    private static final int BUSY_WAITING = 8;
+    /** How long a new connection waits for the serving thread before it is answered busy. */
+    private static final Duration HANDOFF_WAIT = Duration.ofMillis(250);
+    private static final Duration ACCEPT_POLL = Duration.ofSeconds(1);
+    /** After a deadline passed, how long the session may take to notice before it is stopped. */
+    private static final long ABORT_GRACE_NANOS = Duration.ofSeconds(1).toNanos();
+
     private final TestOptions base;
     private final RunSettings settings;
+    private final ServeLimits limits;
     private final ControlListener listening;
+    private final SynchronousQueue<ControlChannel> handoff = new SynchronousQueue<>();
+    private final ThreadPoolExecutor busyAnswers;
+    private final ScheduledExecutorService watchdog;
+    private final Thread acceptor;
+    private final AtomicLong turnedAwayBusy = new AtomicLong();
+    private final AtomicLong droppedAtDeadline = new AtomicLong();
+    private volatile boolean closed;
+    private volatile Consumer<String> events = e -> { };
 
-    private JperfServer(TestOptions base, RunSettings settings, ControlListener listening) {
+    private JperfServer(TestOptions base, RunSettings settings, ServeLimits limits, ControlListener listening) {
         this.base = base;
         this.settings = settings;
+        this.limits = limits;
         this.listening = listening;
+        this.busyAnswers = new ThreadPoolExecutor(BUSY_ANSWERERS, BUSY_ANSWERERS, 0, TimeUnit.MILLISECONDS,
+                new ArrayBlockingQueue<>(BUSY_WAITING), Thread.ofPlatform().name("jperf-serve-busy-", 0).daemon().factory());
+        this.watchdog = Executors.newSingleThreadScheduledExecutor(
+                Thread.ofPlatform().name("jperf-serve-deadline").daemon().factory());
+        this.acceptor = Thread.ofPlatform().name("jperf-serve-accept").daemon().unstarted(this::acceptLoop);
     }
 
-    static JperfServer listen(TestOptions base, RunSettings settings) throws IOException {
+    /**
+     * Listens on the options' port (and {@code --bind_source_ip}, else every address) and starts accepting.
+     *
+     * @throws ListenFailedException when the port is taken or the address is not this host's
+     * @throws OptionsException      when the bind address does not resolve
+     */
+    static JperfServer listen(TestOptions base, RunSettings settings, ServeLimits limits) {
+        Objects.requireNonNull(limits, "limits");
         if (!base.isServer()) {
             throw new IllegalArgumentException("a serving test has no server host (got " + base.serverHost() + ")");
         }
-        InetAddress bind = base.bindSourceIp() == null ? null : InetAddress.getByName(base.bindSourceIp());
-        return new JperfServer(base, settings, ControlChannel.listen(base.port(), bind));
+        InetAddress bind;
+        try {
+            bind = base.bindSourceIp() == null ? null : InetAddress.getByName(base.bindSourceIp());
+        } catch (UnknownHostException e) {
+            throw new OptionsException("--bind " + base.bindSourceIp() + ": not an address of this host, and it does"
+                    + " not resolve");
+        }
+        ControlListener listener;
+        try {
+            listener = ControlChannel.listen(base.port(), bind);
+        } catch (IOException e) {
+            boolean notOurs = e.getCause() instanceof java.net.BindException b && b.getMessage() != null
+                    && b.getMessage().contains("assign requested address");
+            throw new ListenFailedException(notOurs ? "cannot listen on " + base.bindSourceIp() + " port " + base.port()
+                    + ": not an address of this host (`ip -br addr` lists them; --bind takes one of them)"
+                    : e.getMessage(), e);
+        }
+        if (limits.authSecret().isPresent()) {
+            ServeAuth.warmUp();
+        }
+        JperfServer server = new JperfServer(base, settings, limits, listener);
+        server.acceptor.start();
+        return server;
     }
 
     /** The TCP port clients connect to. */
     public int port() {
         return listening.localPort();
+    }
+
+    /** The limits this server applies to every client. */
+    public ServeLimits limits() {
+        return limits;
+    }
+
+    /**
+     * Where to report what happens outside a served test (a client turned away as busy, a client
+     * dropped at its deadline): one line each, from the helper threads. Default: nowhere.
+     */
+    public JperfServer onEvent(Consumer<String> sink) {
+        this.events = Objects.requireNonNull(sink, "sink");
+        return this;
+    }
+
+    /** Clients turned away because a test was running. */
+    public long turnedAwayBusy() {
+        return turnedAwayBusy.get();
+    }
+
+    /** Clients whose exchange or test passed its deadline and were dropped. */
+    public long droppedAtDeadline() {
+        return droppedAtDeadline.get();
     }
 
     /**
@@ -79,65 +197,253 @@ public final class JperfServer implements AutoCloseable {
     }
 
     /**
-     * Waits up to {@code acceptTimeout} for a client and runs its test (bounded by the test's
-     * timeout). Test failures are returned, not thrown.
+     * Waits up to {@code acceptTimeout} for a client and runs its test (bounded by its deadlines).
+     * Test failures, refusals and allocation failures are returned, not thrown.
      *
      * @return the served client, or empty when none came in time
-     * @throws IOException when listening itself fails
+     * @throws IOException when the server was closed or the wait interrupted
      */
     public Optional<Served> serveNext(Duration acceptTimeout) throws IOException {
+        if (closed) {
+            throw new IOException("this jperf serve is closed");
+        }
         ControlChannel channel;
         try {
-            channel = listening.accept(acceptTimeout);
-        } catch (ProtocolException e) {
-            if (e.getCause() instanceof SocketTimeoutException) {
-                return Optional.empty();
-            }
-            throw e;
+            channel = handoff.poll(acceptTimeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while waiting for a client");
         }
+        return channel == null ? Optional.empty() : Optional.of(serve(channel));
+    }
+
+    private Served serve(ControlChannel channel) {
         InetAddress client = channel.remoteAddress();
-        Opened opened = new Opened();
-        try (channel; opened) {
-            WriteTestResult result = TestSession.served(base, channel, settings, opened::open).run();
-            return Optional.of(new Served(client, Optional.ofNullable(opened.options), Optional.of(result),
-                    Optional.empty()));
+        Session session = new Session(channel);
+        session.extendDeadline(System.nanoTime() + Math.min(settings.timeout().toNanos(), REQUEST_TIME.toNanos()));
+        session.watch();
+        try (channel; session) {
+            WriteTestResult result = TestSession.served(base, channel, settings, session).run();
+            return new Served(client, Optional.ofNullable(session.options), Optional.of(result), Optional.empty());
         } catch (IOException e) {
-            return Optional.of(failed(client, opened, new TestFailedException(e.getMessage(), e)));
+            return failed(client, session, new TestFailedException(e.getMessage(), e));
         } catch (RuntimeException e) {
-            return Optional.of(failed(client, opened, e));
+            return failed(client, session, e);
+        } catch (OutOfMemoryError e) {
+            return failed(client, session, new TestFailedException("the server could not allocate memory for this"
+                    + " test (" + e.getMessage() + "); lower its --max-memory or give its JVM more (-Xmx)", null));
         }
     }
 
-    private static Served failed(InetAddress client, Opened opened, RuntimeException e) {
-        return new Served(client, Optional.ofNullable(opened.options), Optional.empty(), Optional.of(e));
+    private Served failed(InetAddress client, Session session, RuntimeException e) {
+        RuntimeException failure = e;
+        if (session.aborted) {
+            failure = new TestFailedException("dropped at the deadline: the client's exchange or test took longer than"
+                    + " this server allows (" + Math.min(settings.timeout().toSeconds(), REQUEST_SECONDS) + " s to send its"
+                    + " request, then --timeout " + settings.timeout().toSeconds() + " s to set up, --max-duration "
+                    + limits.maxDuration().toSeconds() + " s to run)", e);
+        }
+        return new Served(client, Optional.ofNullable(session.options), Optional.empty(), Optional.of(failure));
     }
 
     @Override
     public void close() throws IOException {
-        listening.close();
+        closed = true;
+        try {
+            listening.close();
+        } finally {
+            try {
+                acceptor.join(Duration.ofSeconds(2));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            busyAnswers.shutdownNow();
+            watchdog.shutdownNow();
+        }
     }
 
-    /** What one served session opened; closed when the session ends. */
-    private final class Opened implements AutoCloseable {
+    private void acceptLoop() {
+        while (!closed) {
+            ControlChannel channel;
+            try {
+                channel = listening.accept(ACCEPT_POLL);
+            } catch (ProtocolException e) {
+                if (e.getCause() instanceof SocketTimeoutException) {
+                    continue;
+                }
+                pause();
+                continue;
+            } catch (IOException e) {
+                if (!closed) {
+                    events.accept("accepting a connection failed: " + e.getMessage());
+                    pause(); // e.g. out of file descriptors: try again shortly rather than spin or die
+                }
+                continue;
+            }
+            try {
+                if (!handoff.offer(channel, HANDOFF_WAIT.toNanos(), TimeUnit.NANOSECONDS)) {
+                    turnAway(channel);
+                }
+            } catch (InterruptedException e) {
+                closeQuietly(channel);
+                return;
+            }
+        }
+    }
+
+    /** A test runs: the client hears "busy" within a few seconds, from a small bounded pool, or is closed. */
+    private void turnAway(ControlChannel channel) {
+        turnedAwayBusy.incrementAndGet();
+        String who = channel.remoteAddress().getHostAddress();
+        if (busyAnswers.getQueue().remainingCapacity() == 0) {
+            closeQuietly(channel);
+            events.accept("busy: closed " + who + " at once (too many waiting for a busy answer)");
+            return;
+        }
+        try {
+            busyAnswers.execute(() -> answerBusy(channel));
+            events.accept("busy: turned away " + who + " while a test runs");
+        } catch (RejectedExecutionException e) {
+            closeQuietly(channel);
+        }
+    }
+
+    private void answerBusy(ControlChannel channel) {
+        try (channel) {
+            channel.setReadTimeout(BUSY_ANSWER_TIME);
+            channel.deadline(System.nanoTime() + BUSY_ANSWER_TIME.toNanos());
+            PerftestVersion version = channel.exchangeVersion(PerftestVersion.ADVERTISED);
+            if (version.isJperf()) {
+                JperfExtension.respond(channel, request -> Map.of(ServeRequest.SERVED, "true",
+                        ServeRequest.BUSY, "true",
+                        ServeRequest.ERROR, "busy: another client's test is running; try again in a few seconds"),
+                        "busy answer");
+            }
+        } catch (IOException | RuntimeException e) {
+            // the client went away or is not jperf: there is nobody to tell
+        }
+    }
+
+    private static void pause() {
+        try {
+            Thread.sleep(100);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void closeQuietly(ControlChannel channel) {
+        try {
+            channel.close();
+        } catch (IOException ignored) {
+            // nothing more to release
+        }
+    }
+
+    /**
+     * One served client: opens this end once the client's request passed authentication, the
+     * checks and the budget; watches the deadline; frees everything when the session ends.
+     */
+    private final class Session implements TestSession.ServeOpener, AutoCloseable {
+        private final ControlChannel channel;
+        private volatile long deadline;
+        private volatile boolean aborted;
+        private boolean closed;
         private TestOptions options;
         private Endpoint endpoint;
         private CmLink cm;
 
-        TestSession.Opened open(Map<String, String> request, ControlChannel channel) {
+        Session(ControlChannel channel) {
+            this.channel = channel;
+        }
+
+        void extendDeadline(long nanoTime) {
+            deadline = nanoTime;
+            channel.deadline(nanoTime);
+        }
+
+        void watch() {
+            schedule(deadline - System.nanoTime() + ABORT_GRACE_NANOS);
+        }
+
+        private void schedule(long delayNanos) {
+            try {
+                watchdog.schedule(this::check, Math.max(0, delayNanos), TimeUnit.NANOSECONDS);
+            } catch (RejectedExecutionException e) {
+                // the server is closing
+            }
+        }
+
+        private void check() {
+            synchronized (this) {
+                if (closed) {
+                    return;
+                }
+            }
+            long late = System.nanoTime() - deadline;
+            if (late < ABORT_GRACE_NANOS) {
+                schedule(ABORT_GRACE_NANOS - late);
+                return;
+            }
+            abort();
+        }
+
+        /** From the watchdog: ends the session whatever it waits for. */
+        private synchronized void abort() {
+            if (closed) {
+                return;
+            }
+            aborted = true;
+            droppedAtDeadline.incrementAndGet();
+            events.accept("deadline: dropped " + channel.remoteAddress().getHostAddress());
+            closeQuietly(channel);
+            stopQueuePairs(endpoint);
+            stopQueuePairs(cm == null ? null : cm.endpoint());
+        }
+
+        private void stopQueuePairs(Endpoint e) {
+            if (e == null) {
+                return;
+            }
+            for (QueuePair qp : e.qps()) {
+                try {
+                    qp.modifyToError();
+                } catch (RuntimeException ignored) {
+                    // already closed or in error: the loop ends either way
+                }
+            }
+        }
+
+        @Override
+        public TestSession.Opened open(Map<String, String> request, ControlChannel channel) throws IOException {
+            Map<String, String> answer = Map.of();
+            if (limits.authSecret().isPresent()) {
+                answer = ServeAuth.challenge(channel, limits.authSecret().get());
+            }
             TestOptions.Builder builder;
+            Optional<InetAddress> asked;
             try {
                 builder = ServeRequest.apply(request, base);
+                asked = ServeRequest.literalAddress(request);
+                Optional<byte[]> gid = ServeRequest.clientGid(request);
+                if (gid.isPresent() && !limits.allowGidMismatch()) {
+                    GidOwnership.problem(gid.get(), channel.remoteAddress()).ifPresent(p -> {
+                        throw new ServeRefusedException(p, null, null);
+                    });
+                }
             } catch (OptionsException e) {
                 throw new ServeRefusedException("the client's request is not valid: " + e.getMessage(), e, null);
             }
-            Optional<String> asked = ServeRequest.address(request);
-            InetAddress target = asked.map(JperfServer::address).orElse(channel.localAddress());
+            // the client's part of the exchange is done: from here the server's own work (device lookup,
+            // allocation) and the test run on the test's deadline, not the request's
+            extendDeadline(System.nanoTime() + settings.timeout().toNanos() * 2 + limits.maxDuration().toNanos());
+            InetAddress target = asked.orElse(channel.localAddress());
             Optional<GidLocation> location = locate(target);
             if (location.isPresent()) {
                 builder.device(location.get().device().name()).ibPort(location.get().port().number())
                         .gidIndex(location.get().gid().index());
             } else if (asked.isPresent()) {
-                throw new ServeRefusedException("no RDMA device of the server has a GID with " + asked.get()
+                throw new ServeRefusedException("no RDMA device of the server has a GID with " + asked.get().getHostAddress()
                         + " (GIDs with an IP here: " + describeGids() + "); check that the address is on the"
                         + " RoCE netdev (`ip -br addr`) and that the port is up (`jperf devices -v`)", null, null);
             } else {
@@ -146,21 +452,41 @@ public final class JperfServer implements AutoCloseable {
             if (location.isPresent()) {
                 builder.bindSourceIp(target.getHostAddress());
             }
+            TestOptions requested;
             try {
-                options = builder.build();
+                requested = builder.build();
             } catch (OptionsException e) {
                 throw new ServeRefusedException("the client's request is not valid: " + e.getMessage(), e, null);
             }
+            ServeBudget.check(requested, limits);
+            options = requested;
             try {
-                if (options.rdmaCm()) {
-                    cm = CmLink.listen(options);
-                } else {
-                    endpoint = Endpoint.open(options);
+                synchronized (this) {
+                    if (options.rdmaCm()) {
+                        cm = CmLink.listen(options);
+                    } else {
+                        endpoint = Endpoint.open(options);
+                    }
                 }
             } catch (IOException | RuntimeException e) {
                 throw new ServeRefusedException(e.getMessage(), e, probe(location, channel.remoteAddress()));
+            } catch (OutOfMemoryError e) {
+                throw new ServeRefusedException("the server could not allocate the test's memory (" + e.getMessage()
+                        + ")", null, null);
             }
-            return new TestSession.Opened(options, endpoint, cm);
+            return new TestSession.Opened(options, endpoint, cm, answer);
+        }
+
+        @Override
+        public void checkKeys(List<KeyMessage> remoteKeys, ControlChannel channel) {
+            if (limits.allowGidMismatch()) {
+                return;
+            }
+            for (KeyMessage key : remoteKeys) {
+                GidOwnership.problem(key.hasGid() ? key.gid() : null, channel.remoteAddress()).ifPresent(p -> {
+                    throw new TestFailedException("refused the client's key message: " + p);
+                });
+            }
         }
 
         /** This end's path record for the client's verdicts, when the device could not be used; null if unknown. */
@@ -177,7 +503,8 @@ public final class JperfServer implements AutoCloseable {
         }
 
         @Override
-        public void close() {
+        public synchronized void close() {
+            closed = true;
             try {
                 if (cm != null) {
                     cm.close();
@@ -205,13 +532,5 @@ public final class JperfServer implements AutoCloseable {
                                 + g.ipAddress().map(InetAddress::getHostAddress).orElse("") + " " + g.type().label())))
                 .collect(Collectors.joining(", "));
         return list.isEmpty() ? "none" : list;
-    }
-
-    private static InetAddress address(String text) {
-        try {
-            return InetAddress.getByName(text);
-        } catch (UnknownHostException e) {
-            throw new ServeRefusedException("the client asked for address '" + text + "', which does not resolve", e, null);
-        }
     }
 }

@@ -24,8 +24,8 @@ import java.util.List;
  * size (no exchange between sizes, as perftest), then the statistics are computed off the loop.
  */
 final class LatencyMeasurement implements Measurement {
-    private static final long DURATION_STAMPS_PER_SECOND = 500_000;
-    private static final int MAX_DURATION_STAMPS = 20_000_000;
+    static final long DURATION_STAMPS_PER_SECOND = 500_000;
+    static final int MAX_DURATION_STAMPS = 20_000_000;
 
     private final TestOptions options;
     private final Endpoint endpoint;

@@ -2,6 +2,7 @@ package io.jperf.engine;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * How a write test runs, beyond perftest's parameters: the bound on every wait, who hears the
@@ -17,9 +18,10 @@ import java.util.Objects;
  * @param cpu         pin the thread running the test to this CPU, -1 for no pinning
  * @param servePeerAddress a client's request to a {@code jperf serve} peer: use the device and GID
  *                    that carry this address (null: the address the control connection reached)
+ * @param authSecret  the shared secret a client proves to a {@code jperf serve} that asks for one
  */
 record RunSettings(Duration timeout, TestListener listener, Duration settleDelay, boolean qosExpected,
-                   Duration warmup, int cpu, String servePeerAddress) {
+                   Duration warmup, int cpu, String servePeerAddress, Optional<AuthSecret> authSecret) {
     /**
      * Unmeasured ping-pong rounds before a latency test with a jperf peer: enough for the JIT to
      * compile the round (5000 calls) and, even in the emulated lab (~30 us a round), about a second for the compiler to finish; a multiple of 256 so the counter byte ends where a fresh
@@ -32,6 +34,7 @@ record RunSettings(Duration timeout, TestListener listener, Duration settleDelay
         Objects.requireNonNull(listener, "listener");
         Objects.requireNonNull(settleDelay, "settleDelay");
         Objects.requireNonNull(warmup, "warmup");
+        Objects.requireNonNull(authSecret, "authSecret");
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("the timeout must be positive");
         }
@@ -41,30 +44,35 @@ record RunSettings(Duration timeout, TestListener listener, Duration settleDelay
     }
 
     RunSettings withTimeout(Duration value) {
-        return new RunSettings(value, listener, settleDelay, qosExpected, warmup, cpu, servePeerAddress);
+        return new RunSettings(value, listener, settleDelay, qosExpected, warmup, cpu, servePeerAddress, authSecret);
     }
 
     RunSettings withListener(TestListener value) {
-        return new RunSettings(timeout, value, settleDelay, qosExpected, warmup, cpu, servePeerAddress);
+        return new RunSettings(timeout, value, settleDelay, qosExpected, warmup, cpu, servePeerAddress, authSecret);
     }
 
     RunSettings withSettleDelay(Duration value) {
-        return new RunSettings(timeout, listener, value, qosExpected, warmup, cpu, servePeerAddress);
+        return new RunSettings(timeout, listener, value, qosExpected, warmup, cpu, servePeerAddress, authSecret);
     }
 
     RunSettings withQosExpected(boolean value) {
-        return new RunSettings(timeout, listener, settleDelay, value, warmup, cpu, servePeerAddress);
+        return new RunSettings(timeout, listener, settleDelay, value, warmup, cpu, servePeerAddress, authSecret);
     }
 
     RunSettings withWarmup(Duration value) {
-        return new RunSettings(timeout, listener, settleDelay, qosExpected, value, cpu, servePeerAddress);
+        return new RunSettings(timeout, listener, settleDelay, qosExpected, value, cpu, servePeerAddress, authSecret);
     }
 
     RunSettings withCpu(int value) {
-        return new RunSettings(timeout, listener, settleDelay, qosExpected, warmup, value, servePeerAddress);
+        return new RunSettings(timeout, listener, settleDelay, qosExpected, warmup, value, servePeerAddress, authSecret);
+    }
+
+    RunSettings withAuthSecret(AuthSecret value) {
+        return new RunSettings(timeout, listener, settleDelay, qosExpected, warmup, cpu, servePeerAddress,
+                Optional.ofNullable(value));
     }
 
     RunSettings withServePeerAddress(String value) {
-        return new RunSettings(timeout, listener, settleDelay, qosExpected, warmup, cpu, value);
+        return new RunSettings(timeout, listener, settleDelay, qosExpected, warmup, cpu, value, authSecret);
     }
 }

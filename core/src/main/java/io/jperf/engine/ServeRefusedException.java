@@ -10,6 +10,8 @@ import java.util.Optional;
  * could be probed, this end's path record, from which it derives verdicts such as F6.
  */
 final class ServeRefusedException extends TestFailedException {
+    private static final long serialVersionUID = 1L;
+
     private final transient PathRecord pathRecord;
 
     ServeRefusedException(String message, Throwable cause, PathRecord pathRecordOrNull) {

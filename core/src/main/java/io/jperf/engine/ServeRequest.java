@@ -5,6 +5,10 @@ import io.jperf.options.OptionsException;
 import io.jperf.options.TestKind;
 import io.jperf.options.TestOptions;
 
+import io.jperf.wire.PeerText;
+
+import java.net.InetAddress;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -22,15 +26,24 @@ final class ServeRequest {
     static final String SERVED = "serve.served";
     /** In the server's answer: why it cannot run the requested test. */
     static final String ERROR = "serve.error";
+    /** In the server's answer: it refused because another client's test is running; try again later. */
+    static final String BUSY = "serve.busy";
     /** In the server's answer: the server's path record (JSON) when it refused, for the client's verdicts. */
     static final String PATH = "serve.path";
     private static final String ADDRESS = "serve.address";
+    /** The client's GID (hex), so the server can check it is the client's own before it allocates anything. */
+    static final String CLIENT_GID = "serve.client_gid";
 
     private ServeRequest() {
     }
 
     /** The client's request fields for {@code options}, asking the server to use {@code peerAddress} (nullable). */
     static Map<String, String> fields(TestOptions o, String peerAddress) {
+        return fields(o, peerAddress, null);
+    }
+
+    /** As {@link #fields(TestOptions, String)}, naming the client's GID ({@code gid} null: not known yet, -R). */
+    static Map<String, String> fields(TestOptions o, String peerAddress, byte[] gid) {
         Map<String, String> f = new LinkedHashMap<>();
         f.put("serve.kind", o.kind().name());
         f.put("serve.connection", o.connection().name());
@@ -62,7 +75,44 @@ final class ServeRequest {
         if (peerAddress != null) {
             f.put(ADDRESS, peerAddress);
         }
+        if (gid != null) {
+            f.put(CLIENT_GID, HexFormat.of().formatHex(gid));
+        }
         return f;
+    }
+
+    /** The GID the client says it will use, if it said one; a malformed one is refused. */
+    static Optional<byte[]> clientGid(Map<String, String> fields) {
+        String v = fields.get(CLIENT_GID);
+        if (v == null) {
+            return Optional.empty();
+        }
+        try {
+            byte[] gid = v.length() == 32 ? HexFormat.of().parseHex(v) : null;
+            if (gid != null) {
+                return Optional.of(gid);
+            }
+        } catch (IllegalArgumentException e) {
+            // refused below
+        }
+        throw new OptionsException("the client's " + CLIENT_GID + " is not 16 bytes in hex: '" + PeerText.line(v) + "'");
+    }
+
+    /**
+     * The address the client asked the server to use, as an IP address: a name is refused, never
+     * resolved (a client must not make the server send DNS queries of its choosing).
+     */
+    static Optional<InetAddress> literalAddress(Map<String, String> fields) {
+        String v = fields.get(ADDRESS);
+        if (v == null) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(InetAddress.ofLiteral(v));
+        } catch (IllegalArgumentException e) {
+            throw new OptionsException("the client asked for address '" + PeerText.line(v) + "', which is not an IP"
+                    + " address (jperf serve does not resolve names a client sends)");
+        }
     }
 
     /** The address the client asked the server to use, if any. */
@@ -108,10 +158,15 @@ final class ServeRequest {
         return String.valueOf(text).replace("\\", "\\\\").replace("\n", "\\n");
     }
 
+    /** The peer's message as it meant it (line breaks restored), made safe to show ({@link PeerText#multiline}). */
     static String unescape(String value) {
         if (value == null) {
             return "(no reason given)";
         }
+        return PeerText.multiline(unescaped(value));
+    }
+
+    private static String unescaped(String value) {
         StringBuilder sb = new StringBuilder(value.length());
         for (int i = 0; i < value.length(); i++) {
             char c = value.charAt(i);
@@ -142,7 +197,7 @@ final class ServeRequest {
         try {
             return Long.parseLong(field(f, key));
         } catch (NumberFormatException e) {
-            throw new OptionsException("the client's " + key + " is not a number: '" + f.get(key) + "'");
+            throw new OptionsException("the client's " + key + " is not a number: '" + PeerText.line(f.get(key)) + "'");
         }
     }
 
@@ -157,7 +212,7 @@ final class ServeRequest {
     private static boolean boolField(Map<String, String> f, String key) {
         String v = field(f, key);
         if (!v.equals("true") && !v.equals("false")) {
-            throw new OptionsException("the client's " + key + " is not true/false: '" + v + "'");
+            throw new OptionsException("the client's " + key + " is not true/false: '" + PeerText.line(v) + "'");
         }
         return Boolean.parseBoolean(v);
     }
@@ -167,7 +222,7 @@ final class ServeRequest {
         try {
             return Enum.valueOf(type, v);
         } catch (IllegalArgumentException e) {
-            throw new OptionsException("the client's " + key + " is unknown: '" + v + "'");
+            throw new OptionsException("the client's " + key + " is unknown: '" + PeerText.line(v) + "'");
         }
     }
 }

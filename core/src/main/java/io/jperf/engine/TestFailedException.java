@@ -1,5 +1,6 @@
 package io.jperf.engine;
 
+import io.jperf.JperfException;
 import io.jperf.path.Verdict;
 
 import java.util.List;
@@ -9,7 +10,9 @@ import java.util.List;
  * away or refused the test, or parameters that do not match the peer's. The message says what
  * happened and what to check; {@link #verdicts()} holds the path findings that may explain it.
  */
-public class TestFailedException extends RuntimeException {
+public class TestFailedException extends JperfException {
+    private static final long serialVersionUID = 1L;
+
     private final transient List<Verdict> verdicts;
 
     public TestFailedException(String message) {
@@ -21,7 +24,7 @@ public class TestFailedException extends RuntimeException {
     }
 
     public TestFailedException(String message, Throwable cause, List<Verdict> verdicts) {
-        super(message, cause);
+        super(Category.TEST_FAILED, message, cause);
         this.verdicts = List.copyOf(verdicts);
     }
 

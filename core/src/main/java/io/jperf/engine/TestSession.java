@@ -61,11 +61,25 @@ final class TestSession {
          * @return the options this end runs with, and its endpoint (TCP exchange) or CM link (-R)
          * @throws ServeRefusedException when this end cannot run the request; the client is told why
          */
-        Opened open(Map<String, String> request, ControlChannel channel);
+        Opened open(Map<String, String> request, ControlChannel channel) throws IOException;
+
+        /**
+         * Checks the client's key messages before this end connects its QPs to them.
+         *
+         * @throws TestFailedException when this end must not send to what they name
+         */
+        default void checkKeys(List<KeyMessage> remoteKeys, ControlChannel channel) {
+        }
     }
 
-    /** What a {@link ServeOpener} opened: an endpoint, or with -R a listening CM link. */
-    record Opened(TestOptions options, Endpoint endpoint, CmLink cm) {
+    /**
+     * What a {@link ServeOpener} opened: an endpoint, or with -R a listening CM link, and fields to add
+     * to the answer.
+     */
+    record Opened(TestOptions options, Endpoint endpoint, CmLink cm, Map<String, String> answer) {
+        Opened(TestOptions options, Endpoint endpoint, CmLink cm) {
+            this(options, endpoint, cm, Map.of());
+        }
     }
 
     /**
@@ -188,9 +202,11 @@ final class TestSession {
             if (remote.isJperf()) {
                 Map<String, String> ours = extensionFields();
                 if (!options.isServer()) {
-                    ours.putAll(ServeRequest.fields(options, servePeer));
+                    ours.putAll(ServeRequest.fields(options, servePeer,
+                            endpoint == null ? null : endpoint.gid().map(g -> g.gid().bytes()).orElse(null)));
                 }
                 Map<String, String> theirs = JperfExtension.exchange(channel, ours, "jperf parameter exchange");
+                theirs = ServeAuth.respond(channel, theirs, settings.authSecret());
                 if (theirs.containsKey(ServeRequest.ERROR)) {
                     throw refusal(theirs);
                 }
@@ -220,7 +236,12 @@ final class TestSession {
                     + " the client is perftest " + remote.text() + ": for perftest clients run `jperf write-bw` or"
                     + " `jperf write-lat` without a host (a one-test server with the same options)");
         }
-        Map<String, String> theirs = JperfExtension.respond(channel, this::answerRequest, "jperf parameter exchange");
+        Map<String, String> theirs;
+        try {
+            theirs = JperfExtension.respond(channel, this::answerRequest, "jperf parameter exchange");
+        } catch (java.io.UncheckedIOException e) {
+            throw e.getCause();
+        }
         if (openFailure != null) {
             throw openFailure;
         }
@@ -230,6 +251,14 @@ final class TestSession {
     }
 
     private Map<String, String> answerRequest(Map<String, String> request) {
+        try {
+            return answerRequestOrFail(request);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private Map<String, String> answerRequestOrFail(Map<String, String> request) throws IOException {
         Map<String, String> answer = new LinkedHashMap<>();
         answer.put(ServeRequest.SERVED, "true");
         if (!ServeRequest.present(request)) {
@@ -244,6 +273,7 @@ final class TestSession {
             options = opened.options();
             endpoint = opened.endpoint();
             cm = opened.cm();
+            answer.putAll(opened.answer());
         } catch (ServeRefusedException e) {
             openFailure = e;
             answer.put(ServeRequest.ERROR, ServeRequest.escape(e.getMessage()));
@@ -353,6 +383,9 @@ final class TestSession {
     }
 
     private void checkGids(List<KeyMessage> remoteKeys) {
+        if (opener != null) {
+            opener.checkKeys(remoteKeys, channel);
+        }
         if (endpoint.gid().isEmpty()) {
             return;
         }

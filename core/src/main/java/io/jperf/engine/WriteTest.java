@@ -52,7 +52,7 @@ public final class WriteTest {
 
     public static WriteTest of(TestOptions options) {
         return new WriteTest(options, new RunSettings(DEFAULT_TIMEOUT, TestListener.NONE,
-                PerftestHandshake.BW_SETTLE_DELAY, false, DEFAULT_WARMUP, -1, null));
+                PerftestHandshake.BW_SETTLE_DELAY, false, DEFAULT_WARMUP, -1, null, java.util.Optional.empty()));
     }
 
     /** Bounds connecting, accepting, every control read, and how long the data path may stall. */
@@ -104,11 +104,27 @@ public final class WriteTest {
     }
 
     /**
-     * Starts a {@code jperf serve} server with these settings: it listens on the options' port and
-     * runs one test per jperf client, adopting each client's parameters (see {@link JperfServer}).
+     * For a client whose peer runs {@code jperf serve} with a shared secret: the secret this client
+     * proves it knows (it never goes on the wire). Null (the default): none.
      */
-    public JperfServer serveClients() throws IOException {
-        return JperfServer.listen(options, settings);
+    public WriteTest authSecret(AuthSecret secret) {
+        return new WriteTest(options, settings.withAuthSecret(secret));
+    }
+
+    /**
+     * Starts a {@code jperf serve} server with these settings and the default {@link ServeLimits}:
+     * it listens on the options' port and runs one test per jperf client, adopting each client's
+     * parameters (see {@link JperfServer}).
+     *
+     * @throws ListenFailedException when it cannot listen there
+     */
+    public JperfServer serveClients() {
+        return serveClients(ServeLimits.DEFAULTS);
+    }
+
+    /** As {@link #serveClients()}, within {@code limits}. */
+    public JperfServer serveClients(ServeLimits limits) {
+        return JperfServer.listen(options, settings, limits);
     }
 
     public TestOptions options() {

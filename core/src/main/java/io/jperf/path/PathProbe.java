@@ -1,5 +1,6 @@
 package io.jperf.path;
 
+import io.jperf.JperfException;
 import io.jperf.ffi.Libc;
 import io.jperf.ffi.LibcException;
 import io.jperf.verbs.DeviceInfo;
@@ -89,7 +90,7 @@ public final class PathProbe implements AutoCloseable {
         if (gid.ifindex() > 0) {
             try {
                 link = network.link(gid.ifindex());
-            } catch (IOException e) {
+            } catch (IOException | JperfException e) {
                 gaps.add("netdev: " + e.getMessage());
             }
         }
@@ -109,7 +110,7 @@ public final class PathProbe implements AutoCloseable {
         Optional<Route> route = Optional.empty();
         try {
             route = Optional.of(network.route(destination, source.orElse(null)));
-        } catch (IOException e) {
+        } catch (IOException | JperfException e) {
             gaps.add("route: " + e.getMessage());
         }
 
@@ -121,7 +122,7 @@ public final class PathProbe implements AutoCloseable {
                 if (rule.isEmpty()) {
                     gaps.add("rule: " + outcome.note());
                 }
-            } catch (IOException e) {
+            } catch (IOException | JperfException e) {
                 gaps.add("rule: " + e.getMessage());
             }
         }
@@ -132,7 +133,7 @@ public final class PathProbe implements AutoCloseable {
         } else {
             try {
                 unbound = network.route(destination, null).preferredSource();
-            } catch (IOException e) {
+            } catch (IOException | JperfException e) {
                 gaps.add("unbound source: " + e.getMessage());
             }
         }
@@ -151,7 +152,7 @@ public final class PathProbe implements AutoCloseable {
             List<InetAddress> addresses = List.of();
             try {
                 addresses = gid.ifindex() > 0 ? network.addresses(gid.ifindex()) : List.of();
-            } catch (IOException e) {
+            } catch (IOException | JperfException e) {
                 gaps.add("addresses: " + e.getMessage());
             }
             if (mtu.isEmpty() || oper.isEmpty()) {

@@ -1,8 +1,8 @@
 package io.jperf.path;
 
+import io.jperf.JperfException;
 import io.jperf.ffi.Errno;
 
-import java.io.IOException;
 import java.util.Optional;
 
 /**
@@ -11,7 +11,7 @@ import java.util.Optional;
  * errno with its meaning, and the kernel's own extended-ack text when it sent one, e.g.
  * {@code RTM_GETROUTE to 203.0.113.9 from 10.0.0.1 failed: ENETUNREACH (101): Network is unreachable}.
  */
-public final class RtnetlinkException extends IOException {
+public final class RtnetlinkException extends JperfException {
 
     private static final long serialVersionUID = 1L;
 
@@ -20,14 +20,14 @@ public final class RtnetlinkException extends IOException {
     private final String kernelMessage;
 
     RtnetlinkException(String request, int errno, Optional<String> kernelMessage) {
-        super(request + " failed: " + Errno.format(errno) + kernelMessage.map(m -> " (kernel: " + m + ")").orElse(""));
+        super(Category.CALL_FAILED, request + " failed: " + Errno.format(errno) + kernelMessage.map(m -> " (kernel: " + m + ")").orElse(""));
         this.request = request;
         this.errno = errno;
         this.kernelMessage = kernelMessage.orElse(null);
     }
 
     RtnetlinkException(String request, String problem, Throwable cause) {
-        super(request + " failed: " + problem, cause);
+        super(Category.CALL_FAILED, request + " failed: " + problem, cause);
         this.request = request;
         this.errno = 0;
         this.kernelMessage = null;

@@ -3,6 +3,7 @@ package io.jperf.sweep;
 import io.jperf.engine.PathReport;
 import io.jperf.engine.TestFailedException;
 import io.jperf.engine.TestListener;
+import io.jperf.engine.AuthSecret;
 import io.jperf.engine.WriteTest;
 import io.jperf.engine.WriteTestResult;
 import io.jperf.path.PathSummary;
@@ -67,10 +68,11 @@ public final class Sweep {
     private final Duration warmup;
     private final int cpu;
     private final SweepPlan.SourceLocator locator;
+    private final AuthSecret authSecret;
 
     private Sweep(SweepPlan plan, Duration pointTimeout, Duration pause, SweepListener listener, PointRunner runner,
                   LocalPathCheck pathCheck, boolean qosExpected, Duration warmup, int cpu,
-                  SweepPlan.SourceLocator locator) {
+                  SweepPlan.SourceLocator locator, AuthSecret authSecret) {
         this.plan = Objects.requireNonNull(plan, "plan");
         this.pointTimeout = positive(pointTimeout, "pointTimeout");
         this.pause = Objects.requireNonNull(pause, "pause");
@@ -84,6 +86,7 @@ public final class Sweep {
         this.warmup = Objects.requireNonNull(warmup, "warmup");
         this.cpu = cpu;
         this.locator = Objects.requireNonNull(locator, "locator");
+        this.authSecret = authSecret;
     }
 
     /**
@@ -93,52 +96,52 @@ public final class Sweep {
      */
     public static Sweep of(SweepPlan plan) {
         return new Sweep(plan, DEFAULT_POINT_TIMEOUT, Duration.ZERO, SweepListener.NONE, null, LocalPathCheck.live(),
-                false, WriteTest.DEFAULT_WARMUP, -1, SweepPlan.SourceLocator.live());
+                false, WriteTest.DEFAULT_WARMUP, -1, SweepPlan.SourceLocator.live(), null);
     }
 
     /** Bounds every wait within one point ({@link WriteTest#timeout}); default 60 s. */
     public Sweep pointTimeout(Duration value) {
-        return new Sweep(plan, value, pause, listener, runner, pathCheck, qosExpected, warmup, cpu, locator);
+        return new Sweep(plan, value, pause, listener, runner, pathCheck, qosExpected, warmup, cpu, locator, authSecret);
     }
 
     /** Waits this long between points (default none), e.g. to let a fabric's counters settle. */
     public Sweep pause(Duration value) {
-        return new Sweep(plan, pointTimeout, value, listener, runner, pathCheck, qosExpected, warmup, cpu, locator);
+        return new Sweep(plan, pointTimeout, value, listener, runner, pathCheck, qosExpected, warmup, cpu, locator, authSecret);
     }
 
     public Sweep listener(SweepListener value) {
-        return new Sweep(plan, pointTimeout, pause, value, runner, pathCheck, qosExpected, warmup, cpu, locator);
+        return new Sweep(plan, pointTimeout, pause, value, runner, pathCheck, qosExpected, warmup, cpu, locator, authSecret);
     }
 
     /** Runs each point with {@code value} instead of {@link WriteTest} (tests, or another engine). */
     public Sweep runner(PointRunner value) {
         return new Sweep(plan, pointTimeout, pause, listener, Objects.requireNonNull(value, "runner"), pathCheck,
-                qosExpected, warmup, cpu, locator);
+                qosExpected, warmup, cpu, locator, authSecret);
     }
 
     /** How a failed point's path is checked on this host (default {@link LocalPathCheck#live()}). */
     public Sweep pathCheck(LocalPathCheck value) {
-        return new Sweep(plan, pointTimeout, pause, listener, runner, value, qosExpected, warmup, cpu, locator);
+        return new Sweep(plan, pointTimeout, pause, listener, runner, value, qosExpected, warmup, cpu, locator, authSecret);
     }
 
     /** Evaluate F5 (traffic class 0 / Not-ECT) on every point ({@link WriteTest#qosExpected}). */
     public Sweep qosExpected(boolean value) {
-        return new Sweep(plan, pointTimeout, pause, listener, runner, pathCheck, value, warmup, cpu, locator);
+        return new Sweep(plan, pointTimeout, pause, listener, runner, pathCheck, value, warmup, cpu, locator, authSecret);
     }
 
     /** Each point's warm-up ({@link WriteTest#warmup}); default 1 s. */
     public Sweep warmup(Duration value) {
-        return new Sweep(plan, pointTimeout, pause, listener, runner, pathCheck, qosExpected, value, cpu, locator);
+        return new Sweep(plan, pointTimeout, pause, listener, runner, pathCheck, qosExpected, value, cpu, locator, authSecret);
     }
 
     /** Pins the sweeping thread to {@code value} ({@link WriteTest#cpu}); -1 (default) does not. */
     public Sweep cpu(int value) {
-        return new Sweep(plan, pointTimeout, pause, listener, runner, pathCheck, qosExpected, warmup, value, locator);
+        return new Sweep(plan, pointTimeout, pause, listener, runner, pathCheck, qosExpected, warmup, value, locator, authSecret);
     }
 
     /** How source addresses find their device and GID (default: this host's GID tables). */
     public Sweep sourceLocator(SweepPlan.SourceLocator value) {
-        return new Sweep(plan, pointTimeout, pause, listener, runner, pathCheck, qosExpected, warmup, cpu, value);
+        return new Sweep(plan, pointTimeout, pause, listener, runner, pathCheck, qosExpected, warmup, cpu, value, authSecret);
     }
 
     public SweepPlan plan() {
@@ -198,10 +201,15 @@ public final class Sweep {
                 path.map(p -> PathSummary.text(p.local())), Duration.ofNanos(System.nanoTime() - t0));
     }
 
+    /** The shared secret to prove to a {@code jperf serve} peer that requires one; null (the default): none. */
+    public Sweep authSecret(AuthSecret value) {
+        return new Sweep(plan, pointTimeout, pause, listener, runner, pathCheck, qosExpected, warmup, cpu, locator, value);
+    }
+
     private WriteTestResult runWriteTest(SweepChoice choice) {
         // both ends are jperf: perftest's 1 s pause after connecting buys nothing
         return WriteTest.of(choice.options()).settleDelay(Duration.ZERO).timeout(pointTimeout)
-                .qosExpected(qosExpected).warmup(warmup).cpu(cpu)
+                .qosExpected(qosExpected).warmup(warmup).cpu(cpu).authSecret(authSecret)
                 .servePeerAddress(choice.peerAddress().orElse(null))
                 .listener(new TestListener() {
                     @Override

@@ -182,6 +182,20 @@ public final class QueuePair extends NativeResource {
         }
     }
 
+    /**
+     * Any state -> ERR: outstanding and later work requests complete with a flush error and the QP
+     * stops sending, so a loop in another thread that posts on it ends. Safe to call from a thread
+     * other than the one posting (verbs serialise a QP's state changes); not after {@link #close}.
+     */
+    public void modifyToError() {
+        ensureOpen();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment attr = ibv_qp_attr.allocate(arena);
+            ibv_qp_attr.qp_state(attr, rdma_h.IBV_QPS_ERR());
+            modify(attr, rdma_h.IBV_QP_STATE(), QpState.ERR);
+        }
+    }
+
     private static void writeAddress(MemorySegment ah, AddressVector av) {
         ibv_ah_attr.dlid(ah, (short) av.dlid());
         ibv_ah_attr.sl(ah, (byte) av.serviceLevel());

@@ -1,5 +1,6 @@
 package io.jperf.verbs;
 
+import io.jperf.JperfException;
 import io.jperf.ffi.Errno;
 
 import java.util.Optional;
@@ -9,13 +10,15 @@ import java.util.Optional;
  * a person can act on. The message reads
  * {@code ibv_reg_mr failed: errno 12 ENOMEM (Cannot allocate memory). Hint: ...}.
  */
-public final class RdmaException extends RuntimeException {
+public final class RdmaException extends JperfException {
+    private static final long serialVersionUID = 1L;
+
     private final String call;
     private final int errno;
     private final String hint;
 
     public RdmaException(String call, int errno, String hint) {
-        super(format(call, errno, hint));
+        super(Category.CALL_FAILED, format(call, errno, hint));
         this.call = call;
         this.errno = errno;
         this.hint = hint;

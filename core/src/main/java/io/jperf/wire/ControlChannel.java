@@ -194,6 +194,16 @@ public final class ControlChannel implements AutoCloseable {
     }
 
     /**
+     * Bounds the whole exchange from here on, not each read: every later read waits at most the
+     * read timeout or the time left until {@code nanoTime} ({@link System#nanoTime()} scale),
+     * whichever is shorter, and once it has passed a read fails at once. A server uses it so that a
+     * peer sending one byte just before each read timeout cannot hold it longer than the deadline.
+     */
+    public void deadline(long nanoTime) {
+        transport.deadline(nanoTime);
+    }
+
+    /**
      * Exchanges the 16-byte NUL-padded version strings. Over RDMA CM the peer's version then decides the
      * key layout and the largest message it can receive.
      *

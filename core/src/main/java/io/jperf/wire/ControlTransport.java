@@ -41,6 +41,12 @@ public interface ControlTransport extends AutoCloseable {
     Duration readTimeout();
 
     /**
+     * Bounds every later {@link #read} by {@code nanoTime} ({@link System#nanoTime()} scale) as well as by
+     * the read timeout; once it has passed, a read fails at once naming the deadline.
+     */
+    void deadline(long nanoTime);
+
+    /**
      * The largest message the peer can take in one piece (the receive it posted). Only message-based
      * transports care; they start at {@link #SMALLEST_PEER_RECEIVE}, which every perftest posts.
      */

@@ -15,6 +15,16 @@ import java.util.Map;
 public final class JperfExtension {
     /** The longest extension message accepted. */
     public static final int MAX_BYTES = 64 * 1024;
+    /**
+     * The longest message a server reads in {@link #respond} and {@link #ask}: a client's request
+     * (about 1 KiB) or its authentication, not path records; small, so that a hostile client cannot
+     * make the server churn through large messages.
+     */
+    public static final int MAX_REQUEST_BYTES = 8 * 1024;
+    /** The most fields one message may carry. */
+    public static final int MAX_FIELDS = 256;
+    /** The longest key: letters, digits and {@code . _ - / :} only. */
+    public static final int MAX_KEY = 64;
 
     private JperfExtension() {
     }
@@ -36,9 +46,22 @@ public final class JperfExtension {
         if (channel.role() != Role.SERVER) {
             throw new IllegalStateException("only the server answers; the client calls exchange");
         }
-        Map<String, String> theirs = decode(channel.readVariable(MAX_BYTES, step));
+        Map<String, String> theirs = decode(channel.readVariable(MAX_REQUEST_BYTES, step));
         channel.writeVariable(encode(answer.apply(theirs)), step);
         return theirs;
+    }
+
+    /**
+     * The server's side of an extra round inside an answer (e.g. an authentication challenge):
+     * sends {@code ours}, then reads the client's fields.
+     */
+    public static Map<String, String> ask(ControlChannel channel, Map<String, String> ours, String step)
+            throws IOException {
+        if (channel.role() != Role.SERVER) {
+            throw new IllegalStateException("only the server asks; the client calls exchange");
+        }
+        channel.writeVariable(encode(ours), step);
+        return decode(channel.readVariable(MAX_REQUEST_BYTES, step));
     }
 
     static byte[] encode(Map<String, String> fields) {
@@ -54,6 +77,13 @@ public final class JperfExtension {
         return sb.toString().getBytes(StandardCharsets.UTF_8);
     }
 
+    /**
+     * Parses the peer's fields. Keys are checked (length, characters, no repeats, at most
+     * {@link #MAX_FIELDS}); values are kept as sent and must be made safe before they are shown
+     * ({@link PeerText}).
+     *
+     * @throws ProtocolException naming the first bad field, its text escaped and cut
+     */
     static Map<String, String> decode(byte[] bytes) throws ProtocolException {
         Map<String, String> fields = new LinkedHashMap<>();
         String text = new String(bytes, StandardCharsets.UTF_8);
@@ -62,11 +92,29 @@ public final class JperfExtension {
                 continue;
             }
             int eq = line.indexOf('=');
-            if (eq <= 0) {
-                throw new ProtocolException("malformed jperf extension field from the peer: '" + line + "'");
+            if (eq <= 0 || eq > MAX_KEY || !validKey(line, eq)) {
+                throw new ProtocolException("malformed jperf extension field from the peer: '" + PeerText.line(line) + "'");
             }
-            fields.put(line.substring(0, eq), line.substring(eq + 1));
+            if (fields.size() == MAX_FIELDS) {
+                throw new ProtocolException("the peer's jperf extension message has more than " + MAX_FIELDS + " fields");
+            }
+            if (fields.put(line.substring(0, eq), line.substring(eq + 1)) != null) {
+                throw new ProtocolException("the peer's jperf extension message repeats the field '"
+                        + line.substring(0, eq) + "'");
+            }
         }
         return fields;
+    }
+
+    private static boolean validKey(String line, int end) {
+        for (int i = 0; i < end; i++) {
+            char c = line.charAt(i);
+            boolean ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+                    || c == '.' || c == '_' || c == '-' || c == '/' || c == ':';
+            if (!ok) {
+                return false;
+            }
+        }
+        return true;
     }
 }

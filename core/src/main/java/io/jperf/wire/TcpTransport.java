@@ -20,6 +20,8 @@ final class TcpTransport implements ControlTransport {
     private final InputStream in;
     private final OutputStream out;
     private Duration readTimeout;
+    private long deadline;
+    private boolean hasDeadline;
 
     TcpTransport(Socket socket, Duration readTimeout) throws IOException {
         this.socket = socket;
@@ -46,6 +48,7 @@ final class TcpTransport implements ControlTransport {
         int got = 0;
         try {
             while (got < n) {
+                boundByDeadline(step, got, n);
                 int r = in.read(buf, got, n - got);
                 if (r < 0) {
                     throw new EOFException();
@@ -56,12 +59,39 @@ final class TcpTransport implements ControlTransport {
             throw new ProtocolException("peer closed the control connection during " + step + " (received "
                     + got + " of " + n + " bytes); see the peer's output for why it stopped", e);
         } catch (SocketTimeoutException e) {
+            if (hasDeadline && System.nanoTime() - deadline >= 0) {
+                throw deadlinePassed(step, got, n);
+            }
             throw new ProtocolException("timed out after " + ControlChannel.seconds(readTimeout) + " waiting for the"
                     + " peer during " + step + " (received " + got + " of " + n + " bytes)", e);
         } catch (IOException e) {
             throw new ProtocolException("control connection failed during " + step + ": " + e.getMessage(), e);
         }
         return buf;
+    }
+
+    /** Before a read: the socket waits at most until the deadline, and not at all once it has passed. */
+    private void boundByDeadline(String step, int got, int n) throws IOException {
+        if (!hasDeadline) {
+            return;
+        }
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+            throw deadlinePassed(step, got, n);
+        }
+        long ms = Math.max(1, Math.min(readTimeout.toMillis(), (left + 999_999) / 1_000_000));
+        socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, ms));
+    }
+
+    static ProtocolException deadlinePassed(String step, int got, int n) {
+        return new ProtocolException("the exchange's deadline passed during " + step + " (received " + got + " of "
+                + n + " bytes): the peer is too slow or silent");
+    }
+
+    @Override
+    public void deadline(long nanoTime) {
+        this.deadline = nanoTime;
+        this.hasDeadline = true;
     }
 
     @Override

@@ -83,6 +83,12 @@ final class MessagePipe {
         }
 
         @Override
+        public void deadline(long nanoTime) {
+            long left = Math.max(1, (nanoTime - System.nanoTime()) / 1_000_000);
+            timeout = Duration.ofMillis(Math.min(timeout.toMillis(), left));
+        }
+
+        @Override
         public Duration readTimeout() {
             return timeout;
         }

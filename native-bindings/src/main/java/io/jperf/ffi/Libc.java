@@ -135,7 +135,7 @@ public final class Libc {
                 throw new LibcException("sched_getcpu()", errno(state), null);
             }
             return cpu;
-        } catch (LibcException | RuntimeException | Error e) {
+        } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
             throw new AssertionError("sched_getcpu", t);
@@ -161,7 +161,7 @@ public final class Libc {
             if (rc != 0) {
                 throw new LibcException("sched_setaffinity(CPU " + cpu + ")", errno(state), null);
             }
-        } catch (LibcException | RuntimeException | Error e) {
+        } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
             throw new AssertionError("sched_setaffinity", t);
@@ -266,7 +266,7 @@ public final class Libc {
             if ((flags & O_NONBLOCK) == 0 && (int) FCNTL_SET.invokeExact(state, fd, F_SETFL, flags | O_NONBLOCK) < 0) {
                 throw new LibcException("fcntl(" + fd + ", F_SETFL, O_NONBLOCK)", errno(state), null);
             }
-        } catch (LibcException | RuntimeException | Error e) {
+        } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
             throw new AssertionError("fcntl", t);
@@ -330,7 +330,7 @@ public final class Libc {
                     throw new LibcException("poll(" + fd + ")", errno, null);
                 }
             }
-        } catch (LibcException | RuntimeException | Error e) {
+        } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
             throw new AssertionError("poll", t);

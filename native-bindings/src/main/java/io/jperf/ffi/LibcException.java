@@ -1,6 +1,6 @@
 package io.jperf.ffi;
 
-import java.io.IOException;
+import io.jperf.JperfException;
 
 /**
  * A libc call failed with an errno. The message names the call, the errno (name, number and
@@ -10,7 +10,7 @@ import java.io.IOException;
  * <p>Example: {@code recv(netlink route socket) failed: EAGAIN (11): Resource temporarily
  * unavailable: the kernel did not answer within 2000 ms}.
  */
-public final class LibcException extends IOException {
+public final class LibcException extends JperfException {
 
     private static final long serialVersionUID = 1L;
 
@@ -23,7 +23,7 @@ public final class LibcException extends IOException {
      * @param detail extra context or a hint, may be {@code null}
      */
     public LibcException(String call, int errno, String detail) {
-        super(call + " failed: " + (errno == 0 ? "no errno" : Errno.format(errno))
+        super(Category.CALL_FAILED, call + " failed: " + (errno == 0 ? "no errno" : Errno.format(errno))
                 + (detail == null || detail.isEmpty() ? "" : ": " + detail));
         this.call = call;
         this.errno = errno;

@@ -92,7 +92,7 @@ public final class NetlinkSocket implements AutoCloseable {
                     throw new LibcException("bind(AF_NETLINK)", Libc.errno(state), null);
                 }
                 return new NetlinkSocket(fd, protocol, receiveTimeout);
-            } catch (LibcException | RuntimeException | Error e) {
+            } catch (RuntimeException | Error e) {
                 Libc.close(state, fd);
                 throw e;
             }

@@ -1,5 +1,7 @@
 package io.jperf.ffi;
 
+import io.jperf.JperfException;
+
 /**
  * The RDMA user-space libraries cannot be used from this JVM: a library is missing, a symbol is
  * missing, or native access is denied. The message says what to install or which JVM flag to add.
@@ -7,7 +9,7 @@ package io.jperf.ffi;
  * <p>Thrown by {@link RdmaLibraries#ensureAvailable()}; the same instance kind is returned, not
  * thrown, by {@link RdmaLibraries#unavailabilityCause()}.
  */
-public final class RdmaUnavailableException extends RuntimeException {
+public final class RdmaUnavailableException extends JperfException {
 
     private static final long serialVersionUID = 1L;
 
@@ -16,6 +18,6 @@ public final class RdmaUnavailableException extends RuntimeException {
      * @param cause the underlying failure, may be {@code null}
      */
     public RdmaUnavailableException(String message, Throwable cause) {
-        super(message, cause);
+        super(Category.NO_RDMA, message, cause);
     }
 }
