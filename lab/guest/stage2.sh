@@ -98,7 +98,7 @@ lab_net_snapshot "$LAB_RESULTS/net-$LAB_HOST.txt"
 echo "netready=$(up)" >> "$LABDIR/timing-$LAB_HOST"
 log "network + rxe ready"
 
-VARS=(LAB_HOST LAB_PEER_HOST LAB_VMS LAB_SCENARIO LAB_RESULTS LAB_REPO LAB_SYNC LAB_RAILS)
+VARS=(LAB_HOST LAB_PEER_HOST LAB_VMS LAB_SCENARIO LAB_RESULTS LAB_REPO LAB_SYNC LAB_RAILS LAB_QEMU)
 for r in 0 1; do
   for v in DEV NETDEV IP GID_INDEX; do VARS+=("LAB_${v}_RAIL$r"); done
   for v in PEER_DEV PEER_NETDEV PEER_IP; do VARS+=("LAB_${v}_RAIL$r"); done
