@@ -20,6 +20,8 @@
 #     embedded   a Java application calling the library's WriteTest API (lab/scripts/EmbeddedWrite.java,
 #                compiled here first): java --enable-native-access=ALL-UNNAMED -cp jperf.jar:DIR EmbeddedWrite
 #                (that flag is what every application that embeds jperf must pass; the README says so)
+#     before     java -jar $JAR_BEFORE ...: another build of jperf (e.g. the main branch before a change),
+#                measured in the same rounds to show a change before/after in one boot; needs JAR_BEFORE=
 #     Every way gets jperf's own --cpu 0 (server) / --cpu 1 (client), as perftest gets taskset -c 0 / 1,
 #     and no JVM flag at all: the lab's JPERF_JAVA_OPTS is cleared, each JVM runs in the results folder
 #     so a crash leaves its hs_err report there (the JVM's default place).
@@ -62,14 +64,14 @@ set -uo pipefail
 
 for a in "$@"; do
   case $a in
-    RUNS=*|WARMUP=*|MEASURES=*|WAYS=*|ORDER=*|JPERF_PIN=*|RDMA_CM=*|EXTRA_JPERF=*|EXTRA_PERFTEST=*|PORT=*|RUN_TIMEOUT=*|LISTEN_WAIT=*|NOISE_PCT=*|CM_WAIT_PERFTEST=*|CM_WAIT_JPERF=*|JAVA_OPTS=*)
+    RUNS=*|WARMUP=*|MEASURES=*|WAYS=*|JAR_BEFORE=*|ORDER=*|JPERF_PIN=*|RDMA_CM=*|EXTRA_JPERF=*|EXTRA_PERFTEST=*|PORT=*|RUN_TIMEOUT=*|LISTEN_WAIT=*|NOISE_PCT=*|CM_WAIT_PERFTEST=*|CM_WAIT_JPERF=*|JAVA_OPTS=*)
       printf -v "${a%%=*}" '%s' "${a#*=}" ;;
     -h|--help) sed -n '2,/^set -uo/{/^set -uo/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
     *) echo "compare-perftest.sh: unknown argument '$a' (expected VAR=value, see the header)" >&2; exit 2 ;;
   esac
 done
 RUNS=${RUNS:-5} WARMUP=${WARMUP:-1} MEASURES=${MEASURES:-bw,mr,lat} WAYS=${WAYS:-launcher,jar,embedded}
-EXTRA_JPERF=${EXTRA_JPERF:-} EXTRA_PERFTEST=${EXTRA_PERFTEST:-} JAVA_OPTS=${JAVA_OPTS:-} RDMA_CM=${RDMA_CM:-off}
+EXTRA_JPERF=${EXTRA_JPERF:-} EXTRA_PERFTEST=${EXTRA_PERFTEST:-} JAVA_OPTS=${JAVA_OPTS:-} RDMA_CM=${RDMA_CM:-off} JAR_BEFORE=${JAR_BEFORE:-}
 PORT=${PORT:-18515} RUN_TIMEOUT=${RUN_TIMEOUT:-120} LISTEN_WAIT=${LISTEN_WAIT:-45} NOISE_PCT=${NOISE_PCT:-15}
 CM_WAIT_PERFTEST=${CM_WAIT_PERFTEST:-3} CM_WAIT_JPERF=${CM_WAIT_JPERF:-10} JPERF_PIN=${JPERF_PIN:-none}
 ORDER=${ORDER:-abba}
@@ -85,7 +87,8 @@ IFS=, read -ra SEL <<< "$MEASURES"
 for m in "${SEL[@]}"; do case $m in bw|mr|lat) ;; *) echo "compare-perftest.sh: unknown measure '$m' (bw, mr, lat)" >&2; exit 2 ;; esac; done
 IFS=, read -ra WAY_LIST <<< "$WAYS"
 ((${#WAY_LIST[@]} >= 1)) || { echo "compare-perftest.sh: WAYS names at least one way" >&2; exit 2; }
-for w in "${WAY_LIST[@]}"; do case $w in launcher|jar|embedded) ;; *) echo "compare-perftest.sh: unknown way '$w' (launcher, jar, embedded)" >&2; exit 2 ;; esac; done
+for w in "${WAY_LIST[@]}"; do case $w in launcher|jar|embedded) ;; before) [ -f "$JAR_BEFORE" ] || { echo "compare-perftest.sh: WAYS=...,before needs JAR_BEFORE=<a jperf.jar>" >&2; exit 2; } ;;
+  *) echo "compare-perftest.sh: unknown way '$w' (launcher, jar, embedded, before)" >&2; exit 2 ;; esac; done
 read -ra XJ <<< "$EXTRA_JPERF"; read -ra XP <<< "$EXTRA_PERFTEST"; read -ra XJVM <<< "$JAVA_OPTS"
 
 : "${LAB_REPO:?run this inside the lab: lab/rdma-lab run lab/scripts/compare-perftest.sh}"
@@ -116,6 +119,7 @@ jperf_cmd() {
     launcher) JCMD=("$LAB_REPO/jperf" "write-$2"); [ -z "$JAVA_OPTS" ] || JCMD=(env "JPERF_JAVA_OPTS=$JAVA_OPTS" "${JCMD[@]}") ;;
     jar) JCMD=("$JAVA_HOME/bin/java" "${XJVM[@]}" -jar "$JAR" "write-$2") ;;
     embedded) JCMD=("$JAVA_HOME/bin/java" "${XJVM[@]}" --enable-native-access=ALL-UNNAMED -cp "$JAR:$EMB_DIR" EmbeddedWrite "$2") ;;
+    before) JCMD=("$JAVA_HOME/bin/java" "${XJVM[@]}" -jar "$JAR_BEFORE" "write-$2") ;;
   esac
 }
 
@@ -246,6 +250,7 @@ run_one() {
 T_START=$(lab_uptime)
 PT_VER=$(ib_write_bw --version 2>&1 | sed -n 's/^Version: *//p' | head -1)
 J_VER=$(cd "$JVM_CWD" && "$JAVA_HOME/bin/java" -jar "$JAR" --version 2>&1 | head -1)
+[ -z "$JAR_BEFORE" ] || J_VER="$J_VER; before: $JAR_BEFORE, $(cd "$JVM_CWD" && "$JAVA_HOME/bin/java" -jar "$JAR_BEFORE" --version 2>&1 | head -1)"
 MTU=$(ibv_devinfo -d "$SDEV" 2> /dev/null | awk '/active_mtu/{print $2; exit}')
 rdma statistic show link "$SDEV/1" > "$OUT/rxe-counters.before.txt" 2>&1; rdma statistic show link "$CDEV/1" >> "$OUT/rxe-counters.before.txt" 2>&1
 TOOLS=()
