@@ -260,7 +260,7 @@ STARTED=""
 for w in "${WAY_LIST[@]}"; do
   jperf_cmd "$w" KIND
   STARTED+="
-    jperf-$(printf '%-9s' "$w") $(echo "${JCMD[*]}" | sed "s|$LAB_REPO/||g; s|$JAVA_HOME/bin/||g; s|$OUT/||g; s|write-KIND|write-bw/lat|; s| KIND$| bw/lat|") -d DEV -x GID -p $PORT -F --cpu 0|1 ...$( [ "$JPERF_PIN" = process ] && echo "  (under taskset -c 0|1)")"
+    jperf-$(printf '%-9s' "$w") $(echo "${JCMD[*]}" | sed "s|$OUT/|\$LAB_RESULTS/compare/|g; s|$LAB_REPO/||g; s|$JAVA_HOME/bin/||g; s|write-KIND|write-bw/lat|; s| KIND$| bw/lat|") -d DEV -x GID -p $PORT -F --cpu 0|1 ...$( [ "$JPERF_PIN" = process ] && echo "  (under taskset -c 0|1)")"
 done
 HDR="compare-perftest: jperf ($J_VER) vs perftest $PT_VER; kernel $(uname -r), 1 guest, $(nproc) vCPUs (qemu ${LAB_QEMU:-?}), scenario ${LAB_SCENARIO:-?}, active_mtu $MTU
   server $SDEV $SIP gid $SX on vCPU 0, client $CDEV $CIP gid $CX on vCPU 1, port $PORT; RUNS=$RUNS rounds (+$WARMUP warm-up, discarded), order $ORDER
