@@ -106,18 +106,22 @@ public class JitChurn {
     }
 
     private static void body(CodeBuilder code, long k, int i) {
-        // locals: 0-1 x (then s), 2 j
-        code.lload(0).ldc(k).lxor().lstore(0);
-        code.iconst_0().istore(2);
+        loop(code, k, i);
+        code.lload(2).lreturn();
+    }
+
+    /** s = {@link #expected}(x, k, i) into locals 2-3 (x in 0-1, the loop counter in 4). */
+    private static void loop(CodeBuilder code, long k, int i) {
+        code.lload(0).ldc(k).lxor().lstore(2);
+        code.iconst_0().istore(4);
         var top = code.newBoundLabel();
         var done = code.newLabel();
-        code.iload(2).ldc(8 + i).if_icmpge(done);
-        code.lload(0).ldc(6364136223846793005L).lmul();
-        code.lload(0).ldc(1 + (i & 15)).lushr().ladd();
-        code.ldc(k).ladd().lstore(0);
-        code.iinc(2, 1).goto_(top);
+        code.iload(4).ldc(8 + i).if_icmpge(done);
+        code.lload(2).ldc(6364136223846793005L).lmul();
+        code.lload(2).ldc(1 + (i & 15)).lushr().ladd();
+        code.ldc(k).ladd().lstore(2);
+        code.iinc(4, 1).goto_(top);
         code.labelBinding(done);
-        code.lload(0).lreturn();
     }
 
     static void jdkWork(long end) {
@@ -245,17 +249,7 @@ public class JitChurn {
             for (int i = 0; i < METHODS; i++) {
                 int mi = i;
                 cb.withMethodBody("m" + i, type, ClassFile.ACC_PUBLIC | ClassFile.ACC_STATIC, code -> {
-                    // locals: 0-1 x, 2-3 s, 4 j
-                    code.lload(0).ldc(k).lxor().lstore(2);
-                    code.iconst_0().istore(4);
-                    var top = code.newBoundLabel();
-                    var done = code.newLabel();
-                    code.iload(4).ldc(8 + mi).if_icmpge(done);
-                    code.lload(2).ldc(6364136223846793005L).lmul();
-                    code.lload(2).ldc(1 + (mi & 15)).lushr().ladd();
-                    code.ldc(k).ladd().lstore(2);
-                    code.iinc(4, 1).goto_(top);
-                    code.labelBinding(done);
+                    loop(code, k, mi);
                     var ret = code.newLabel();
                     code.lload(0).ldc(TRIGGER).lcmp().ifne(ret);
                     code.lload(2).getstatic(holder, "X", ConstantDescs.CD_long).ladd().lstore(2);
