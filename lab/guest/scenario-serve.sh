@@ -3,7 +3,7 @@
 # runs `jperf serve` (one JVM) for guest A's LabScenarioVerdictTest, announces it with
 # $LAB_SYNC/B.serving once it listens, and stops it when A is done ($LAB_SYNC/A.done or A's status
 # file) or after --idle-timeout. Exit status: 0, or the server's own status when it died before A
-# was done (e.g. 134: a JVM crash, which rdma-lab reports as an emulation fault).
+# was done (e.g. 134: a JVM crash under emulation, which rdma-lab reruns once).
 # Only builtins in the polling loop: a fork costs ~50 ms under TCG and this guest has one vCPU.
 set -u
 port=${SCENARIO_SERVE_PORT:-18600}
