@@ -98,7 +98,7 @@ lab_net_snapshot "$LAB_RESULTS/net-$LAB_HOST.txt"
 echo "netready=$(up)" >> "$LABDIR/timing-$LAB_HOST"
 log "network + rxe ready"
 
-VARS=(LAB_HOST LAB_PEER_HOST LAB_VMS LAB_SCENARIO LAB_RESULTS LAB_REPO LAB_SYNC LAB_RAILS LAB_PERFTEST)
+VARS=(LAB_HOST LAB_PEER_HOST LAB_VMS LAB_SCENARIO LAB_RESULTS LAB_REPO LAB_SYNC LAB_RAILS LAB_PERFTEST LAB_QEMU)
 for r in 0 1; do
   for v in DEV NETDEV IP GID_INDEX; do VARS+=("LAB_${v}_RAIL$r"); done
   for v in PEER_DEV PEER_NETDEV PEER_IP; do VARS+=("LAB_${v}_RAIL$r"); done
@@ -115,12 +115,10 @@ if [ "$LAB_VMS" = 2 ]; then
 fi
 JAVA_HOME=${LAB_JAVA_HOME:-}
 [ -x "$JAVA_HOME/bin/java" ] && PATH=$JAVA_HOME/bin:$PATH || unset JAVA_HOME
-# a jperf JVM that crashes in the guest leaves its hs_err report where the host can read it
-# C1 only (-XX:TieredStopAtLevel=1): under TCG, the JIT keeps compiling (C2 too) well past the
-# warm-up, and the compiler threads then preempt the busy-polling test threads on the guest's 2
-# vCPUs for a scheduler tick (4 ms) at a time: write-lat p99 ~4100 us with C2, ~120 us C1-only
-# (perftest ~110 us), t_typical unchanged. Lab only: real hosts have cores to spare and want C2's code.
-JPERF_JAVA_OPTS="-XX:ErrorFile=$LAB_RESULTS/hs_err_pid%p.log -XX:TieredStopAtLevel=1${JPERF_JAVA_OPTS:+ $JPERF_JAVA_OPTS}"
+# A jperf JVM that crashes in the guest leaves its hs_err report where the host can read it. Nothing
+# else: jperf runs in the lab as a user starts it (the C1-only flag the lab used to add is gone; the
+# engine's warm-up waits for the JIT and its --cpu placement keeps the JVM's threads in check).
+JPERF_JAVA_OPTS="-XX:ErrorFile=$LAB_RESULTS/hs_err_pid%p.log${JPERF_JAVA_OPTS:+ $JPERF_JAVA_OPTS}"
 VARS+=(JAVA_HOME PATH JPERF_JAVA_OPTS)
 write_env "${VARS[@]}" > "$LABDIR/env-$LAB_HOST"
 for v in "${VARS[@]}"; do [ -n "${!v+x}" ] && export "${v?}"; done

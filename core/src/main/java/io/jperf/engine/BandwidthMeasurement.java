@@ -96,7 +96,10 @@ final class BandwidthMeasurement implements Measurement {
         return new Outcome(results, List.of());
     }
 
-    /** Writes until the warm-up's minimum has passed and the JIT has gone quiet (see {@link JitWarmup}). */
+    /**
+     * Writes until the warm-up's minimum has passed and the JIT has gone quiet, pausing while it
+     * compiles (see {@link JitWarmup}).
+     */
     private void warmUp(BandwidthLoop loop, JitWarmup plan) {
         long start = System.nanoTime();
         long compiled = plan.compiled();
@@ -105,10 +108,12 @@ final class BandwidthMeasurement implements Measurement {
                 throw Measurement.failure("RDMA WRITE warm-up", loop.errors(), loop.stalled(), timeout);
             }
             long now = plan.compiled();
-            if (!plan.more(System.nanoTime() - start, compiled, now)) {
+            long elapsed = System.nanoTime() - start;
+            if (!plan.more(elapsed, compiled, now)) {
                 return;
             }
-            compiled = now;
+            plan.pauseIfCompiling(elapsed, compiled, now);
+            compiled = plan.compiled();
         }
     }
 

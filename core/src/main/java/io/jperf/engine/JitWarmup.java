@@ -6,33 +6,43 @@ import java.time.Duration;
 import java.util.function.LongSupplier;
 
 /**
- * When a bandwidth warm-up may end: it lasts at least the requested time, then goes on, one slice
- * (a quarter of that time) after another, until the JIT compiled nothing during a whole slice, and
- * at most ten times the requested time (and half the test timeout).
+ * When a warm-up may end: when the JIT has compiled the data path and gone quiet, so that nothing
+ * is compiled while the test measures. A bandwidth warm-up lasts at least the requested time, then
+ * goes on, one slice (a quarter of that time) after another, until the compiler threads did no
+ * work during a whole slice; after a slice in which they did, the loop pauses ({@link #awaitQuiet})
+ * so that they finish on a CPU the loop does not take from them. At most ten times the requested
+ * time (and half the test timeout). A latency warm-up pauses once, before its last rounds.
  *
- * <p>A fixed warm-up is not enough when the compiler is slow or shares the test's CPU: in the
- * emulated lab with each JVM on one vCPU, the JIT compiled the bandwidth loop's poll 1.7 s after a
- * 1 s warm-up had ended, so most of the measured writes ran in the interpreter (2 B message rate
- * 0.018 Mpps after 1 s, 0.0235 after 5 s; perftest 0.0244).
+ * <p>Why: with the tiered JIT, C2 recompiles the hot loop after C1 did, and in a small or emulated
+ * machine its compiles take seconds; a compiler thread that runs during the measured window takes
+ * CPU from the busy-polling loop or from its peer, and a fixed warm-up can end long before the
+ * compiler does (lab/README.md, "jperf started plainly").
  *
- * <p>The JIT's activity is read from {@link CompilationMXBean#getTotalCompilationTime()}; where the
- * JVM does not monitor it the warm-up is the requested time. Immutable; thread-safe.
+ * <p>The JIT's work is read as the CPU time of its compiler threads ({@link JvmThreads}, from
+ * {@code /proc}: this sees a compile while it runs), else from
+ * {@link CompilationMXBean#getTotalCompilationTime()} (only finished compiles); where neither is
+ * available the warm-up is the requested time. Immutable; thread-safe.
  */
 final class JitWarmup {
     static final int MAX_FACTOR = 10;
     static final int SLICES = 4;
+    /** Compiler threads that used less CPU than this in a slice count as quiet (idle ones use none). */
+    static final long QUIET_NANOS = 500_000;
+    /** {@link #awaitQuiet} returns once the compiler threads did nothing for this long. */
+    static final long QUIET_WINDOW_NANOS = 200_000_000;
+    private static final long POLL_MILLIS = 20;
 
     private final long minNanos;
     private final long maxNanos;
-    private final LongSupplier compileMillis;
+    private final LongSupplier jitNanos;
 
     /**
-     * @param compileMillis the JIT's accumulated compile time in ms, or a negative value if unknown
+     * @param jitNanos the JIT's accumulated work in ns (compiler threads' CPU time), or a negative value if unknown
      */
-    JitWarmup(Duration min, Duration timeout, LongSupplier compileMillis) {
+    JitWarmup(Duration min, Duration timeout, LongSupplier jitNanos) {
         this.minNanos = min.toNanos();
         this.maxNanos = Math.max(minNanos, Math.min(minNanos * MAX_FACTOR, timeout.toNanos() / 2));
-        this.compileMillis = compileMillis;
+        this.jitNanos = jitNanos;
     }
 
     /** A warm-up of at least {@code min} against this JVM's JIT. */
@@ -40,12 +50,16 @@ final class JitWarmup {
         return new JitWarmup(min, timeout, jitClock());
     }
 
+    /** The compiler threads' CPU time where {@code /proc} shows it, else the JVM's total compile time. */
     static LongSupplier jitClock() {
+        if (JvmThreads.compilerCpuNanos() >= 0) {
+            return JvmThreads::compilerCpuNanos;
+        }
         CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
         if (jit == null || !jit.isCompilationTimeMonitoringSupported()) {
             return () -> -1;
         }
-        return jit::getTotalCompilationTime;
+        return () -> jit.getTotalCompilationTime() * 1_000_000L;
     }
 
     long sliceNanos() {
@@ -56,9 +70,14 @@ final class JitWarmup {
         return maxNanos;
     }
 
-    /** The JIT's compile time now (ms), to pass to {@link #more} after the next slice. */
+    /** The JIT's work so far (ns), to pass to {@link #more} or {@link #busy} after the next slice. */
     long compiled() {
-        return compileMillis.getAsLong();
+        return jitNanos.getAsLong();
+    }
+
+    /** True when the JIT worked between the two readings of {@link #compiled()}. */
+    static boolean busy(long compiledBefore, long compiledAfter) {
+        return compiledBefore >= 0 && compiledAfter - compiledBefore > QUIET_NANOS;
     }
 
     /**
@@ -74,6 +93,51 @@ final class JitWarmup {
         if (elapsedNanos < minNanos) {
             return true;
         }
-        return compiledBefore >= 0 && compiledAfter != compiledBefore;
+        return busy(compiledBefore, compiledAfter);
+    }
+
+    /**
+     * After a slice past the minimum in which the JIT worked: sleeps until it is quiet (at most until
+     * the warm-up's cap), so the compiles finish without the loop competing for the CPU.
+     */
+    void pauseIfCompiling(long elapsedNanos, long compiledBefore, long compiledAfter) {
+        if (elapsedNanos >= minNanos && elapsedNanos < maxNanos && busy(compiledBefore, compiledAfter)) {
+            awaitQuiet(maxNanos - elapsedNanos);
+        }
+    }
+
+    /**
+     * Sleeps until the JIT has done nothing for {@link #QUIET_WINDOW_NANOS}, at most {@code maxWaitNanos}:
+     * the caller's thread leaves its CPU to the compiler threads meanwhile.
+     *
+     * @return true when the JIT went quiet; false when the wait ran out, the JIT's work cannot be
+     *         read, or the thread was interrupted (its interrupt status is kept)
+     */
+    boolean awaitQuiet(long maxWaitNanos) {
+        long start = System.nanoTime();
+        long quietSince = start;
+        long last = compiled();
+        if (last < 0) {
+            return false;
+        }
+        while (true) {
+            try {
+                Thread.sleep(POLL_MILLIS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+            long now = System.nanoTime();
+            long work = compiled();
+            if (busy(last, work)) {
+                last = work;
+                quietSince = now;
+            } else if (now - quietSince >= QUIET_WINDOW_NANOS) {
+                return true;
+            }
+            if (now - start >= maxWaitNanos) {
+                return false;
+            }
+        }
     }
 }

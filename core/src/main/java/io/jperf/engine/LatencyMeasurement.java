@@ -64,11 +64,7 @@ final class LatencyMeasurement implements Measurement {
                     endpoint.sendBuffer(0), endpoint.receiveBuffer(0), capacity, timeout.toNanos());
             List<Long> sizes = options.messageSizes();
             if (warmupRounds > 0) {
-                int size = (int) (long) sizes.getFirst();
-                write.setInline(0, size <= endpoint.inlineSize());
-                if (!loop.runIterations(warmupRounds, size, options.isServer())) {
-                    throw Measurement.failure("RDMA WRITE ping-pong warm-up", loop.errors(), loop.stalled(), timeout);
-                }
+                warmUp(loop, write, (int) (long) sizes.getFirst());
             }
             for (int i = 0; i < sizes.size(); i++) {
                 int size = (int) (long) sizes.get(i);
@@ -98,6 +94,29 @@ final class LatencyMeasurement implements Measurement {
             writeHistogramLog(sizes(results), histograms);
         }
         return new Outcome(List.of(), results);
+    }
+
+    /**
+     * The warm-up rounds, in two parts: after the first the JIT may compile in peace (this end
+     * sleeps until its compiler threads are quiet, {@link JitWarmup#awaitQuiet}), the last rounds
+     * then run the code it compiled, right before the measured ones. Both parts are multiples of 256
+     * rounds, so the peer sees the same counter bytes as in one run of all the rounds: a peer that
+     * does not pause just waits for this end's next answer meanwhile.
+     */
+    private void warmUp(LatencyLoop loop, WriteRequestList write, int size) {
+        write.setInline(0, size <= endpoint.inlineSize());
+        int tail = RunSettings.latencyWarmupTail(warmupRounds);
+        warmUpRounds(loop, warmupRounds - tail, size);
+        if (tail > 0) {
+            new JitWarmup(Duration.ZERO, timeout, JitWarmup.jitClock()).awaitQuiet(RunSettings.maxJitPause(timeout).toNanos());
+            warmUpRounds(loop, tail, size);
+        }
+    }
+
+    private void warmUpRounds(LatencyLoop loop, int rounds, int size) {
+        if (rounds > 0 && !loop.runIterations(rounds, size, options.isServer())) {
+            throw Measurement.failure("RDMA WRITE ping-pong warm-up", loop.errors(), loop.stalled(), timeout);
+        }
     }
 
     private static List<Long> sizes(List<LatencyResult> results) {

@@ -29,6 +29,27 @@ record RunSettings(Duration timeout, TestListener listener, Duration settleDelay
      */
     static final int LATENCY_WARMUP_ROUNDS = 160 * 256;
 
+    /** The most warm-up rounds that run after the pause for the JIT (see {@link #latencyWarmupTail}). */
+    static final int LATENCY_WARMUP_TAIL_ROUNDS = 16 * 256;
+
+    /** The longest pause of a warm-up for the JIT to finish: the peer waits meanwhile, within its timeout. */
+    static final Duration MAX_JIT_PAUSE = Duration.ofSeconds(10);
+
+    /**
+     * How many of {@code warmupRounds} (a multiple of 256) run after the latency warm-up's pause for
+     * the JIT: half of them, at most {@link #LATENCY_WARMUP_TAIL_ROUNDS}, a multiple of 256 (0 for
+     * fewer than 512 rounds: no pause).
+     */
+    static int latencyWarmupTail(int warmupRounds) {
+        return Math.min(LATENCY_WARMUP_TAIL_ROUNDS, warmupRounds / 2 / 256 * 256);
+    }
+
+    /** The pause for the JIT during a warm-up: {@link #MAX_JIT_PAUSE}, at most a quarter of the timeout. */
+    static Duration maxJitPause(Duration timeout) {
+        Duration quarter = timeout.dividedBy(4);
+        return quarter.compareTo(MAX_JIT_PAUSE) < 0 ? quarter : MAX_JIT_PAUSE;
+    }
+
     RunSettings {
         Objects.requireNonNull(timeout, "timeout");
         Objects.requireNonNull(listener, "listener");

@@ -111,14 +111,19 @@ final class TestSession {
     }
 
     WriteTestResult run() throws IOException {
-        if (settings.cpu() >= 0) {
-            try {
-                io.jperf.ffi.Libc.pinCurrentThread(settings.cpu());
-            } catch (io.jperf.ffi.LibcException e) {
-                throw new TestFailedException("cannot pin the test thread to CPU " + settings.cpu() + ": " + e.getMessage()
-                        + " (see `nproc` and the process's allowed CPUs in /proc/self/status)", e);
-            }
+        ThreadPlacement placement;
+        try {
+            placement = ThreadPlacement.forTestThread(settings.cpu());
+        } catch (io.jperf.ffi.LibcException e) {
+            throw new TestFailedException("cannot pin the test thread to CPU " + settings.cpu() + ": " + e.getMessage()
+                    + " (see `nproc` and the process's allowed CPUs in /proc/self/status)", e);
         }
+        try (placement) {
+            return runPlaced();
+        }
+    }
+
+    private WriteTestResult runPlaced() throws IOException {
         channel.setReadTimeout(timeout);
         PerftestHandshake handshake = opener != null ? agreeAsServed() : agree();
         try (handshake) {

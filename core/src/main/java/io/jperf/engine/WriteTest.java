@@ -84,9 +84,11 @@ public final class WriteTest {
     }
 
     /**
-     * Pins the thread that runs the test (the caller of {@link #run()}) to {@code cpu}, so the
-     * busy-polling loop keeps its CPU while the JVM's compiler and GC threads use the others; the
-     * thread stays pinned afterwards. -1 (the default) leaves placement to the kernel.
+     * Pins the thread that runs the test (the caller of {@link #run()}) to {@code cpu} for the run,
+     * so the busy-polling loop keeps its CPU, and places the JVM's compiler, GC and service threads
+     * away from it (with it on a machine with fewer than three allowed CPUs; see
+     * {@code ThreadPlacement}). Every thread gets its CPUs back when the run ends. -1 (the default)
+     * leaves placement to the kernel.
      */
     public WriteTest cpu(int cpu) {
         return new WriteTest(options, settings.withCpu(cpu));

@@ -13,7 +13,8 @@ import java.nio.file.Path;
 
 /**
  * The few libc calls jperf needs outside rdma-core: the socket calls behind
- * {@link NetlinkSocket}, {@code sched_getcpu}, {@code open}/{@code setns} for opening a socket
+ * {@link NetlinkSocket}, {@code sched_getcpu}, thread CPU affinity ({@code gettid},
+ * {@code sched_getaffinity}/{@code sched_setaffinity}), {@code open}/{@code setns} for opening a socket
  * inside another network namespace, and {@code fcntl}/{@code poll} so that a file descriptor
  * owned by another library (e.g. an RDMA CM event channel's) never blocks forever:
  * {@link #setNonBlocking(int)} and {@link #pollIn(int, long)}.
@@ -76,6 +77,8 @@ public final class Libc {
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT;
     private static final ValueLayout.OfLong SIZE_T = ValueLayout.JAVA_LONG;
     private static final ValueLayout PTR = ValueLayout.ADDRESS;
+    /** A {@code cpu_set_t} of 1024 CPUs, glibc's size. */
+    private static final int AFFINITY_MASK_BYTES = 128;
 
     /** {@code struct pollfd { int fd; short events; short revents; }}. */
     private static final StructLayout POLLFD = MemoryLayout.structLayout(
@@ -93,6 +96,8 @@ public final class Libc {
     static final MethodHandle SCHED_GETCPU = downcall("sched_getcpu", FunctionDescriptor.of(INT));
     static final MethodHandle SETNS = downcall("setns", FunctionDescriptor.of(INT, INT, INT));
     static final MethodHandle SCHED_SETAFFINITY = downcall("sched_setaffinity", FunctionDescriptor.of(INT, INT, SIZE_T, PTR));
+    static final MethodHandle SCHED_GETAFFINITY = downcall("sched_getaffinity", FunctionDescriptor.of(INT, INT, SIZE_T, PTR));
+    static final MethodHandle GETTID = downcall("gettid", FunctionDescriptor.of(INT));
     /** {@code open} is variadic; called with exactly its two fixed arguments. */
     static final MethodHandle OPEN = LINKER.downcallHandle(LINKER.defaultLookup().findOrThrow("open"),
             FunctionDescriptor.of(INT, PTR, INT), CAPTURE_ERRNO, Linker.Option.firstVariadicArg(2));
@@ -162,6 +167,68 @@ public final class Libc {
                 throw new LibcException("sched_setaffinity(CPU " + cpu + ")", errno(state), null);
             }
         } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new AssertionError("sched_setaffinity", t);
+        }
+    }
+
+    /** The kernel's id of the calling thread ({@code gettid(2)}), as listed in {@code /proc/self/task}. */
+    public static int currentThreadId() {
+        try (Arena arena = Arena.ofConfined()) {
+            return (int) GETTID.invokeExact(newCallState(arena));
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new AssertionError("gettid", t);
+        }
+    }
+
+    /**
+     * The CPUs thread {@code tid} of this process may run on ({@code sched_getaffinity(2)}; 0 = the
+     * calling thread).
+     *
+     * @throws LibcException e.g. ESRCH when the thread has ended
+     */
+    public static java.util.BitSet threadAffinity(int tid) throws LibcException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment mask = arena.allocate(AFFINITY_MASK_BYTES);
+            MemorySegment state = newCallState(arena);
+            int rc = (int) SCHED_GETAFFINITY.invokeExact(state, tid, mask.byteSize(), mask);
+            if (rc < 0) {
+                throw new LibcException("sched_getaffinity(thread " + tid + ")", errno(state), null);
+            }
+            long[] words = new long[AFFINITY_MASK_BYTES / 8];
+            // a copy into the array, never toArray: a heap segment would slow every segment access (LabNoHeapSegmentTest)
+            MemorySegment.copy(mask, ValueLayout.JAVA_LONG, 0, words, 0, words.length);
+            return java.util.BitSet.valueOf(words);
+        } catch (LibcException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new AssertionError("sched_getaffinity", t);
+        }
+    }
+
+    /**
+     * Lets thread {@code tid} of this process (0 = the calling thread) run only on {@code cpus}
+     * ({@code sched_setaffinity(2)}).
+     *
+     * @throws LibcException e.g. EINVAL when none of the CPUs is allowed (cpuset), ESRCH when the thread has ended
+     */
+    public static void setThreadAffinity(int tid, java.util.BitSet cpus) throws LibcException {
+        if (cpus.isEmpty() || cpus.length() > AFFINITY_MASK_BYTES * 8) {
+            throw new IllegalArgumentException("CPU set " + cpus + " is empty or outside 0.." + (AFFINITY_MASK_BYTES * 8 - 1));
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment mask = arena.allocate(AFFINITY_MASK_BYTES);
+            long[] words = cpus.toLongArray();
+            MemorySegment.copy(words, 0, mask, ValueLayout.JAVA_LONG, 0, words.length);
+            MemorySegment state = newCallState(arena);
+            int rc = (int) SCHED_SETAFFINITY.invokeExact(state, tid, mask.byteSize(), mask);
+            if (rc != 0) {
+                throw new LibcException("sched_setaffinity(thread " + tid + ", CPUs " + cpus + ")", errno(state), null);
+            }
+        } catch (LibcException | RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
             throw new AssertionError("sched_setaffinity", t);

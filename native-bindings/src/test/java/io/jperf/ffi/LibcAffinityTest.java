@@ -38,4 +38,48 @@ class LibcAffinityTest {
     void aNegativeCpuIsABadArgument() {
         assertThrows(IllegalArgumentException.class, () -> Libc.pinCurrentThread(-1));
     }
+
+    @Test
+    void anotherThreadsAffinityIsReadSetAndRestoredByItsId() throws Exception {
+        int last = Runtime.getRuntime().availableProcessors() - 1;
+        java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+        int[] tid = new int[1];
+        Thread t = new Thread(() -> {
+            tid[0] = Libc.currentThreadId();
+            started.countDown();
+            try {
+                done.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        t.start();
+        started.await(10, TimeUnit.SECONDS);
+        try {
+            assertTrue(tid[0] > 0 && tid[0] != Libc.currentThreadId(), "a thread id of its own: " + tid[0]);
+            java.util.BitSet before = Libc.threadAffinity(tid[0]);
+            assertTrue(before.get(last), "CPU " + last + " is allowed: " + before);
+            java.util.BitSet one = new java.util.BitSet();
+            one.set(last);
+            Libc.setThreadAffinity(tid[0], one);
+            assertEquals(one, Libc.threadAffinity(tid[0]));
+            Libc.setThreadAffinity(tid[0], before);
+            assertEquals(before, Libc.threadAffinity(tid[0]));
+        } finally {
+            done.countDown();
+            t.join(10_000);
+        }
+    }
+
+    @Test
+    void anEndedThreadIsEsrch() throws Exception {
+        int[] tid = new int[1];
+        Thread t = new Thread(() -> tid[0] = Libc.currentThreadId());
+        t.start();
+        t.join(10_000);
+        Thread.sleep(50); // the kernel reaps the task right after the thread returns
+        LibcException e = assertThrows(LibcException.class, () -> Libc.threadAffinity(tid[0]));
+        assertEquals(3, e.errno());
+    }
 }

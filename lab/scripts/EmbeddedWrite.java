@@ -1,0 +1,78 @@
+import io.jperf.engine.WriteTest;
+import io.jperf.engine.WriteTestResult;
+import io.jperf.options.OutputMode;
+import io.jperf.options.TestKind;
+import io.jperf.options.TestOptions;
+import io.jperf.report.PerftestTextReport;
+
+/**
+ * jperf embedded in a Java application, for lab/scripts/compare-perftest.sh: the application calls
+ * the library's {@link WriteTest} API as the README's library section shows, with no JVM flag but
+ * {@code --enable-native-access=ALL-UNNAMED}, and prints the result rows in perftest's layout (the
+ * rows compare-perftest.sh reads). Compiled against the jperf jar and run from its class path:
+ *
+ * <pre>
+ * java --enable-native-access=ALL-UNNAMED -cp cli/target/jperf.jar:DIR EmbeddedWrite bw|lat
+ *     -d DEV [-x GID] [-p PORT] [-s SIZE] [-n ITERS] [--cpu N] [--report_gbits] [-R] [-F] [SERVER]
+ * </pre>
+ * Exit status 0 with a result, 1 when the test failed (the message on stderr), 2 on a usage error.
+ */
+public final class EmbeddedWrite {
+    public static void main(String[] args) {
+        if (args.length < 1 || !(args[0].equals("bw") || args[0].equals("lat"))) {
+            usage("the first argument is bw or lat");
+        }
+        boolean bw = args[0].equals("bw");
+        TestOptions.Builder b = TestOptions.builder(bw ? TestKind.WRITE_BW : TestKind.WRITE_LAT);
+        int cpu = -1;
+        for (int i = 1; i < args.length; i++) {
+            String a = args[i];
+            switch (a) {
+                case "-d" -> b.device(value(args, ++i));
+                case "-x" -> b.gidIndex(Integer.parseInt(value(args, ++i)));
+                case "-p" -> b.port(Integer.parseInt(value(args, ++i)));
+                case "-s" -> b.size(value(args, ++i));
+                case "-n" -> b.iterations(Integer.parseInt(value(args, ++i)));
+                case "--cpu" -> cpu = Integer.parseInt(value(args, ++i));
+                case "--report_gbits" -> b.reportGbits(true);
+                case "-R" -> b.rdmaCm(true);
+                case "-F" -> { } // perftest's CPU-frequency check; jperf has none
+                default -> {
+                    if (a.startsWith("-")) {
+                        usage("unknown option " + a);
+                    }
+                    b.serverHost(a);
+                }
+            }
+        }
+        try {
+            TestOptions options = b.build();
+            WriteTestResult result = WriteTest.of(options).cpu(cpu).run();
+            PerftestTextReport report = new PerftestTextReport();
+            if (bw) {
+                System.out.print(report.bandwidthTableHeader(result.bandwidth().getFirst().unit(), OutputMode.NONE));
+                result.bandwidth().forEach(r -> System.out.print(report.bandwidthRow(r, OutputMode.NONE)));
+            } else {
+                System.out.print(report.latencyTableHeader(OutputMode.NONE));
+                result.latency().forEach(r -> System.out.print(report.latencyRow(r, OutputMode.NONE)));
+            }
+            System.out.print(report.tableFooter(OutputMode.NONE));
+        } catch (RuntimeException e) {
+            System.err.println("EmbeddedWrite: " + e.getMessage());
+            System.exit(1);
+        }
+    }
+
+    private static String value(String[] args, int i) {
+        if (i >= args.length) {
+            usage(args[i - 1] + " needs a value");
+        }
+        return args[i];
+    }
+
+    private static void usage(String why) {
+        System.err.println("EmbeddedWrite: " + why
+                + "; usage: EmbeddedWrite bw|lat -d DEV [-x GID] [-p PORT] [-s SIZE] [-n ITERS] [--cpu N] [--report_gbits] [-R] [SERVER]");
+        System.exit(2);
+    }
+}
