@@ -202,7 +202,7 @@ public final class Libc {
             // a copy into the array, never toArray: a heap segment would slow every segment access (LabNoHeapSegmentTest)
             MemorySegment.copy(mask, ValueLayout.JAVA_LONG, 0, words, 0, words.length);
             return java.util.BitSet.valueOf(words);
-        } catch (LibcException | RuntimeException | Error e) {
+        } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
             throw new AssertionError("sched_getaffinity", t);
@@ -228,7 +228,7 @@ public final class Libc {
             if (rc != 0) {
                 throw new LibcException("sched_setaffinity(thread " + tid + ", CPUs " + cpus + ")", errno(state), null);
             }
-        } catch (LibcException | RuntimeException | Error e) {
+        } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
             throw new AssertionError("sched_setaffinity", t);
