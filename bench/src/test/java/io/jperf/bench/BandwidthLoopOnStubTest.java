@@ -51,7 +51,9 @@ class BandwidthLoopOnStubTest {
     @CsvSource({"1", "4"})
     void switchingBetweenChainSignalsAndPatchedSignalsKeepsEveryCountExact(int postList) {
         long wrs = 4800;
-        int[] moderations = {postList, 3 * postList, postList, 2 * postList == 2 ? 5 : 2 * postList, postList};
+        // 7 does not divide 4800: the last write of the run is signalled too, covering the last 5
+        int[] moderations = {postList, 3 * postList, postList, 2 * postList == 2 ? 5 : 2 * postList, postList, 7,
+            postList};
         try (Arena arena = Arena.ofConfined(); StubProvider stub = StubProvider.create(BandwidthLoopBenchmark.TX_DEPTH)) {
             BandwidthLoop loop = loopOnStub(arena, stub, postList);
             for (int moderation : moderations) {
@@ -67,13 +69,61 @@ class BandwidthLoopOnStubTest {
         }
     }
 
+    /**
+     * A timed run (perftest's {@code -D}) ends with an empty send queue whatever the moderation: every
+     * write posted is completed and accounted for, and the sample window saw completions.
+     */
+    @ParameterizedTest(name = "postList={0} cqMod={1}")
+    @CsvSource({"1,1", "1,100", "4,4", "4,10"})
+    void aTimedRunCompletesEveryWriteItPosted(int postList, int cqMod) {
+        try (Arena arena = Arena.ofConfined(); StubProvider stub = StubProvider.create(BandwidthLoopBenchmark.TX_DEPTH)) {
+            BandwidthLoop loop = loopOnStub(arena, stub, postList);
+            for (int run = 0; run < 2; run++) {
+                stub.reset();
+                long ms = TimeUnit.MILLISECONDS.toNanos(1);
+                // the loop reads the clock every 64 steps: a window of many such intervals, even interpreted
+                assertTrue(loop.runDuration(5 * ms, 100 * ms, 5 * ms, BandwidthLoopBenchmark.TX_DEPTH, cqMod));
+                assertTrue(loop.totalPosted() > 0, "posted " + loop.totalPosted());
+                assertEquals(loop.totalPosted(), loop.totalCompleted());
+                assertEquals(loop.totalPosted(), stub.counter(Counter.POSTED_WRS));
+                assertEquals(stub.counter(Counter.SIGNALED_WRS), stub.counter(Counter.POLLED));
+                assertEquals(0, stub.cqPending());
+                assertTrue(loop.sampleCompleted() > 0 && loop.sampleCompleted() <= loop.totalCompleted(),
+                        "sampled " + loop.sampleCompleted());
+            }
+        }
+    }
+
+    /** With timestamps (the peak), each post and each completion gets its time, in order. */
+    @ParameterizedTest(name = "postList={0} cqMod={1}")
+    @CsvSource({"1,1", "1,100", "4,4", "4,10"})
+    void timestampsAreTakenForEveryPostAndCompletion(int postList, int cqMod) {
+        int wrs = 1200;
+        try (Arena arena = Arena.ofConfined(); StubProvider stub = StubProvider.create(BandwidthLoopBenchmark.TX_DEPTH)) {
+            BandwidthLoop loop = loopOnStub(arena, stub, postList, wrs);
+            assertTrue(loop.runIterations(wrs, BandwidthLoopBenchmark.TX_DEPTH, cqMod, true));
+            assertEquals(wrs, loop.totalCompleted());
+            assertEquals((wrs + cqMod - 1) / cqMod, stub.counter(Counter.SIGNALED_WRS));
+            long[] posts = loop.postTimestamps();
+            long[] completions = loop.completionTimestamps();
+            for (int i = 0; i < wrs; i += postList) {
+                assertTrue(posts[i] > 0 && (i == 0 || posts[i] >= posts[i - postList]), "post stamp " + i);
+            }
+            assertTrue(completions[wrs - 1] >= posts[wrs - postList], "the last completion after the last post");
+        }
+    }
+
     /** The engine's loop on one stub QP: post lists of {@code postList} 64-byte writes. */
     private static BandwidthLoop loopOnStub(Arena arena, StubProvider stub, int postList) {
+        return loopOnStub(arena, stub, postList, 0);
+    }
+
+    private static BandwidthLoop loopOnStub(Arena arena, StubProvider stub, int postList, int maxTimestamps) {
         MemorySegment buffer = arena.allocate(128, 64);
         WriteRequestList list = new WriteRequestList(arena, postList, buffer.address(), 64, 1,
                 buffer.address() + 64, 2, false);
         return new BandwidthLoop(new MemorySegment[] {InlineVerbs.postSendFn(stub.qp())},
                 new MemorySegment[] {stub.qp()}, new WriteRequestList[] {list}, InlineVerbs.pollCqFn(stub.cq()),
-                stub.cq(), new CompletionBatch(arena, 16), 0, TimeUnit.SECONDS.toNanos(10));
+                stub.cq(), new CompletionBatch(arena, 16), maxTimestamps, TimeUnit.SECONDS.toNanos(10));
     }
 }
