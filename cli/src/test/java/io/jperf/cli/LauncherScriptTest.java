@@ -3,11 +3,14 @@ package io.jperf.cli;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -60,6 +63,45 @@ class LauncherScriptTest {
         assertEquals(3, r.exitCode(), r.output());
         assertTrue(r.output().contains("Java 21"), r.output());
         assertEquals(List.of("-XshowSettings:properties -version"), Files.readAllLines(calls));
+    }
+
+    @Test
+    void theBuildsAotCacheIsUsedWhenThisJdkMadeItOnThisCpuAfterTheJar() throws Exception {
+        Path jdk = fakeJdk("jdk25", "25.0.3", "25");
+        Path aot = aotCache(jdk, "25.0.3", cpuFlags(), 10);
+        Result r = launch(jdk, "--version");
+        assertEquals(0, r.exitCode(), r.output());
+        assertEquals(List.of("-XX:AOTCache=" + aot + " -Xlog:aot*=off --enable-native-access=ALL-UNNAMED -jar " + jar
+                + " --version"), Files.readAllLines(calls));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"made by another JDK version,25.0.2,true,10", "made on another CPU,25.0.3,false,10",
+        "older than the jar,25.0.3,true,-10"})
+    void anAotCacheThatMayNotFitIsNotUsed(String why, String madeBy, boolean thisCpu, int newerBySeconds)
+            throws Exception {
+        Path jdk = fakeJdk("jdk25", "25.0.3", "25");
+        aotCache(jdk, madeBy, thisCpu ? cpuFlags() : "flags\t\t: fpu", newerBySeconds);
+        Result r = launch(jdk, "--version");
+        assertEquals(0, r.exitCode(), r.output());
+        assertEquals(List.of("-jar " + jar + " --version"), Files.readAllLines(calls), why);
+    }
+
+    /** The launcher reads the first {@code flags} line of /proc/cpuinfo, as the build recorded it. */
+    private static String cpuFlags() throws IOException {
+        return Files.readAllLines(Path.of("/proc/cpuinfo")).stream().filter(l -> l.startsWith("flags"))
+                .findFirst().orElse("");
+    }
+
+    /** jperf.aot next to the jar, its mtime {@code newerBySeconds} after the jar's, and the build's record. */
+    private Path aotCache(Path jdk, String javaVersion, String flags, int newerBySeconds) throws IOException {
+        Path aot = dir.resolve("jperf.aot");
+        Files.writeString(aot, "not a real cache");
+        Files.setLastModifiedTime(aot, FileTime.fromMillis(
+                Files.getLastModifiedTime(jar).toMillis() + newerBySeconds * 1000L));
+        Path java = jdk.resolve("bin/java").toRealPath();
+        Files.writeString(dir.resolve("jperf.aot.jdk"), java + " " + javaVersion + "\n" + flags + "\n");
+        return aot;
     }
 
     /** A JDK whose java logs its arguments and answers -XshowSettings with {@code specVersion}. */
