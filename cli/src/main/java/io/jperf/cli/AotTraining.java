@@ -28,5 +28,7 @@ final class AotTraining {
             cl.setErr(discard);
             cl.execute(command);
         }
+        // As Main ends: System.exit loads the JDK's logging backend (it logs Runtime.exit at debug level).
+        System.exit(0);
     }
 }
