@@ -213,8 +213,12 @@ public final class BandwidthLoop {
         if (n > 0) {
             progressed = true;
             long now = stamp ? System.nanoTime() : 0;
-            long done = totalCompleted;
-            long doneInSample = 0;
+            long before = totalCompleted;
+            long done = before;
+            // Completions of one QP arrive in a row: credit its count once per row, not per completion
+            // (a read-modify-write of the same array element per completion chains them through memory).
+            int rowQp = -1;
+            long row = 0;
             for (int i = 0; i < n; i++) {
                 int status = wcs.status(i);
                 long wrId = wcs.wrId(i);
@@ -222,17 +226,27 @@ public final class BandwidthLoop {
                     errors.completionFailed(status, wcs.vendorError(i), wrId);
                     continue;
                 }
+                int q = (int) (wrId >>> 32);
+                if (q != rowQp) {
+                    if (rowQp >= 0) {
+                        completed[rowQp] += row;
+                    }
+                    rowQp = q;
+                    row = 0;
+                }
                 long covered = wrId & 0xffff_ffffL;
-                completed[(int) (wrId >>> 32)] += covered;
+                row += covered;
                 done += covered;
-                doneInSample += covered;
                 if (stamp) {
                     tCompleted[(int) Math.min(done, total) - 1] = now;
                 }
             }
+            if (rowQp >= 0) {
+                completed[rowQp] += row;
+            }
             totalCompleted = done;
             if (inSample) {
-                sampleCompleted += doneInSample;
+                sampleCompleted += done - before;
             }
         } else if (n < 0) {
             errors.postFailed(-n);
