@@ -44,7 +44,7 @@ class LauncherScriptTest {
         assertEquals(0, r.exitCode(), r.output());
         List<String> lines = Files.readAllLines(calls);
         assertEquals(1, lines.size(), "the release file names the version, so java runs once: " + lines);
-        assertEquals("-jar " + jar + " --version", lines.getFirst());
+        assertEquals("-XX:TieredStopAtLevel=1 -jar " + jar + " --version", lines.getFirst());
     }
 
     @Test
@@ -71,8 +71,8 @@ class LauncherScriptTest {
         Path aot = aotCache(jdk, "25.0.3", cpuFlags(), 10);
         Result r = launch(jdk, "--version");
         assertEquals(0, r.exitCode(), r.output());
-        assertEquals(List.of("-XX:AOTCache=" + aot + " -Xlog:aot*=off --enable-native-access=ALL-UNNAMED -jar " + jar
-                + " --version"), Files.readAllLines(calls));
+        assertEquals(List.of("-XX:AOTCache=" + aot + " -Xlog:aot*=off --enable-native-access=ALL-UNNAMED"
+                + " -XX:TieredStopAtLevel=1 -jar " + jar + " --version"), Files.readAllLines(calls));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -84,7 +84,20 @@ class LauncherScriptTest {
         aotCache(jdk, madeBy, thisCpu ? cpuFlags() : "flags\t\t: fpu", newerBySeconds);
         Result r = launch(jdk, "--version");
         assertEquals(0, r.exitCode(), r.output());
-        assertEquals(List.of("-jar " + jar + " --version"), Files.readAllLines(calls), why);
+        assertEquals(List.of("-XX:TieredStopAtLevel=1 -jar " + jar + " --version"), Files.readAllLines(calls), why);
+    }
+
+    /** Commands that end within a second run on C1 alone; a test or a server keeps the JVM's default JIT. */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {"--help|true", "-h|true", "help|true", "--version|true", "-V|true",
+        "devices|true", "devices --json|true", "write-bw --help|false", "write-lat mlx5_0|false", "serve|false",
+        "sweep|false"})
+    void onlyShortCommandsStartWithoutC2(String args, boolean c1Only) throws Exception {
+        Path jdk = fakeJdk("jdk25", "25.0.3", "25");
+        Result r = launch(jdk, args.split(" "));
+        assertEquals(0, r.exitCode(), r.output());
+        assertEquals(List.of((c1Only ? "-XX:TieredStopAtLevel=1 " : "") + "-jar " + jar + " " + args),
+                Files.readAllLines(calls));
     }
 
     /** The launcher reads the first {@code flags} line of /proc/cpuinfo, as the build recorded it. */
