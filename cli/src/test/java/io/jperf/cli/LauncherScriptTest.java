@@ -1,5 +1,6 @@
 package io.jperf.cli;
 
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -97,6 +98,31 @@ class LauncherScriptTest {
         Result r = launch(jdk, args.split(" "));
         assertEquals(0, r.exitCode(), r.output());
         assertEquals(List.of((c1Only ? "-XX:TieredStopAtLevel=1 " : "") + "-jar " + jar + " " + args),
+                Files.readAllLines(calls));
+    }
+
+    /**
+     * On a terminal the launcher passes its width to picocli, which would otherwise start stty from the
+     * JVM; a width picocli refuses (under 55 columns) is left to picocli.
+     */
+    @ParameterizedTest
+    @CsvSource({"132,-Dpicocli.usage.width=132", "55,-Dpicocli.usage.width=55", "40,''"})
+    void onATerminalPicocliIsToldItsWidth(int columns, String widthFlag) throws Exception {
+        Path script = Path.of("/usr/bin/script");
+        Assumptions.assumeTrue(Files.isExecutable(script), "util-linux's script (a pseudo-terminal) is not installed");
+        Path jdk = fakeJdk("jdk25", "25.0.3", "25");
+        ProcessBuilder pb = new ProcessBuilder(script.toString(), "-qec",
+                "stty cols " + columns + " rows 40; sh '" + LAUNCHER + "' --version", "/dev/null")
+                .redirectErrorStream(true);
+        pb.environment().put("JAVA_HOME", jdk.toString());
+        pb.environment().put("JPERF_JAR", jar.toString());
+        pb.environment().remove("JPERF_JAVA_OPTS");
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS), "launcher did not end");
+        assertEquals(0, p.exitValue(), out);
+        assertEquals(List.of("-XX:TieredStopAtLevel=1 " + (widthFlag.isEmpty() ? "" : widthFlag + " ") + "-jar " + jar
+                + " --version"),
                 Files.readAllLines(calls));
     }
 
