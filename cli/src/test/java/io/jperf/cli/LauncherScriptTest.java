@@ -111,16 +111,9 @@ class LauncherScriptTest {
         Path script = Path.of("/usr/bin/script");
         Assumptions.assumeTrue(Files.isExecutable(script), "util-linux's script (a pseudo-terminal) is not installed");
         Path jdk = fakeJdk("jdk25", "25.0.3", "25");
-        ProcessBuilder pb = new ProcessBuilder(script.toString(), "-qec",
-                "stty cols " + columns + " rows 40; sh '" + LAUNCHER + "' --version", "/dev/null")
-                .redirectErrorStream(true);
-        pb.environment().put("JAVA_HOME", jdk.toString());
-        pb.environment().put("JPERF_JAR", jar.toString());
-        pb.environment().remove("JPERF_JAVA_OPTS");
-        Process p = pb.start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(30, TimeUnit.SECONDS), "launcher did not end");
-        assertEquals(0, p.exitValue(), out);
+        Result r = run(jdk, List.of(script.toString(), "-qec",
+                "stty cols " + columns + " rows 40; sh '" + LAUNCHER + "' --version", "/dev/null"));
+        assertEquals(0, r.exitCode(), r.output());
         assertEquals(List.of("-XX:TieredStopAtLevel=1 " + (widthFlag.isEmpty() ? "" : widthFlag + " ") + "-jar " + jar
                 + " --version"),
                 Files.readAllLines(calls));
@@ -164,6 +157,11 @@ class LauncherScriptTest {
     private Result launch(Path javaHome, String... args) throws Exception {
         List<String> command = new java.util.ArrayList<>(List.of("sh", LAUNCHER.toString()));
         command.addAll(List.of(args));
+        return run(javaHome, command);
+    }
+
+    /** Runs {@code command} (the launcher, or something that starts it) with {@code javaHome} and the fake jar. */
+    private Result run(Path javaHome, List<String> command) throws Exception {
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
         pb.environment().put("JAVA_HOME", javaHome.toString());
         pb.environment().put("JPERF_JAR", jar.toString());
