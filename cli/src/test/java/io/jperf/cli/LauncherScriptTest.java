@@ -109,7 +109,8 @@ class LauncherScriptTest {
     @CsvSource({"132,-Dpicocli.usage.width=132", "55,-Dpicocli.usage.width=55", "40,''"})
     void onATerminalPicocliIsToldItsWidth(int columns, String widthFlag) throws Exception {
         Path script = Path.of("/usr/bin/script");
-        Assumptions.assumeTrue(Files.isExecutable(script), "util-linux's script (a pseudo-terminal) is not installed");
+        Assumptions.assumeTrue(Files.isExecutable(script) && new ProcessBuilder(script.toString(), "-qec", "true", "/dev/null")
+                .start().waitFor() == 0, "no pseudo-terminal here (util-linux's script missing or failing)");
         Path jdk = fakeJdk("jdk25", "25.0.3", "25");
         Result r = run(jdk, List.of(script.toString(), "-qec",
                 "stty cols " + columns + " rows 40; sh '" + LAUNCHER + "' --version", "/dev/null"));
