@@ -187,3 +187,10 @@ out:
 	free((void *)recv);
 	return rc;
 }
+
+int64_t jperf_stub_c_call_loop(int64_t (*fn)(int64_t), int64_t n, int64_t x)
+{
+	for (int64_t i = 0; i < n; i++)
+		x = fn(x);
+	return x;
+}

@@ -63,6 +63,12 @@ void jperf_stub_set_execute_writes(struct jperf_stub *stub, int on);
 int64_t jperf_stub_noop(int64_t x);
 
 /*
+ * C's cost of an indirect call, for comparison with a downcall: n calls of fn, each on the result
+ * of the one before (none can be skipped); returns the last result. In stub_c_loop.c.
+ */
+int64_t jperf_stub_c_call_loop(int64_t (*fn)(int64_t), int64_t n, int64_t x);
+
+/*
  * The C baseline: the perftest write_bw post/poll loop, run natively against the stub through
  * the same function pointers (ibv_post_send / ibv_poll_cq from verbs.h, i.e.
  * qp->context->ops.post_send / cq->context->ops.poll_cq).

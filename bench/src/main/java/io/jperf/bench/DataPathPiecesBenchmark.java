@@ -18,6 +18,7 @@ import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
@@ -54,6 +55,13 @@ public class DataPathPiecesBenchmark {
     /** The same function called InlineVerbs' way: no fixed address, the pointer is the first argument. */
     private static final MethodHandle NOOP_CRITICAL_BY_POINTER = LINKER.downcallHandle(
             LONG_TO_LONG, Linker.Option.critical(false));
+
+    /** {@code int64_t jperf_stub_c_call_loop(int64_t (*fn)(int64_t), int64_t n, int64_t x)}: n calls from C. */
+    private static final MethodHandle C_CALL_LOOP = LINKER.downcallHandle(
+            StubProvider.symbol("jperf_stub_c_call_loop"), FunctionDescriptor.of(ValueLayout.JAVA_LONG,
+                    ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG), Linker.Option.critical(false));
+    /** Calls per invocation of {@link #callsFromC} and {@link #callsFromJava}. */
+    private static final int CALLS = 1000;
 
     private Arena arena;
     private WriteRequestList wrs;
@@ -141,6 +149,31 @@ public class DataPathPiecesBenchmark {
     @Benchmark
     public long downcallCritical() throws Throwable {
         return (long) NOOP_CRITICAL.invokeExact(counter++);
+    }
+
+    /**
+     * {@value #CALLS} calls of the trivial C function from a C loop, through a function pointer:
+     * what one call costs C (ns per call). The floor of {@link #callsFromJava}.
+     */
+    @Benchmark
+    @OperationsPerInvocation(CALLS)
+    public long callsFromC() throws Throwable {
+        return (long) C_CALL_LOOP.invokeExact(noopAddress, (long) CALLS, counter++);
+    }
+
+    /**
+     * The same {@value #CALLS} calls from a Java loop, each a critical downcall with the function
+     * pointer as first argument, as InlineVerbs calls providers; minus {@link #callsFromC}, what
+     * a downcall adds to a call on the data path.
+     */
+    @Benchmark
+    @OperationsPerInvocation(CALLS)
+    public long callsFromJava() throws Throwable {
+        long x = counter++;
+        for (int i = 0; i < CALLS; i++) {
+            x = (long) NOOP_CRITICAL_BY_POINTER.invokeExact(noopAddress, x);
+        }
+        return x;
     }
 
     /** critical(false) with the function pointer as the first argument, exactly as InlineVerbs calls providers. */

@@ -36,8 +36,9 @@ public final class PostPollLoop {
     private final CompletionBatch completions;
     private final MemorySegment postSendFn;
     private final MemorySegment pollCqFn;
-    private final MemorySegment qp;
-    private final MemorySegment cq;
+    /** The {@code ibv_qp*} and {@code ibv_cq*} as addresses, as the C loop keeps its pointers. */
+    private final long qp;
+    private final long cq;
     private final int postList;
     private final int cqMod;
     private final int moderation;
@@ -70,8 +71,8 @@ public final class PostPollLoop {
             wrs.setSignaled(last, true);
         }
         this.completions = new CompletionBatch(arena, POLL_BATCH);
-        this.qp = qp;
-        this.cq = cq;
+        this.qp = qp.address();
+        this.cq = cq.address();
         this.postSendFn = InlineVerbs.postSendFn(qp);
         this.pollCqFn = InlineVerbs.pollCqFn(cq);
     }
@@ -112,6 +113,18 @@ public final class PostPollLoop {
             throw new IllegalArgumentException("iterations (" + iterations + ") must be a positive multiple of the post"
                     + " list (" + postList + ") and of the CQ moderation (" + moderation + ")");
         }
+        // Locals, as the C loop's: the JIT cannot keep fields in registers across a downcall.
+        final int postList = this.postList;
+        final int cqMod = this.cqMod;
+        final int moderation = this.moderation;
+        final int txDepth = this.txDepth;
+        final int last = this.last;
+        final WriteRequestList wrs = this.wrs;
+        final CompletionBatch completions = this.completions;
+        final MemorySegment postSendFn = this.postSendFn;
+        final MemorySegment pollCqFn = this.pollCqFn;
+        final long qp = this.qp;
+        final long cq = this.cq;
         long scnt = 0;
         long ccnt = 0;
         while (scnt < iterations || ccnt < iterations) {

@@ -51,7 +51,9 @@ class BandwidthLoopOnStubTest {
     @CsvSource({"1", "4"})
     void switchingBetweenChainSignalsAndPatchedSignalsKeepsEveryCountExact(int postList) {
         long wrs = 4800;
-        int[] moderations = {postList, 3 * postList, postList, 2 * postList == 2 ? 5 : 2 * postList, postList};
+        // 7 does not divide 4800: the last write of the run is signalled too, covering the last 5
+        int[] moderations = {postList, 3 * postList, postList, 2 * postList == 2 ? 5 : 2 * postList, postList, 7,
+            postList};
         try (Arena arena = Arena.ofConfined(); StubProvider stub = StubProvider.create(BandwidthLoopBenchmark.TX_DEPTH)) {
             BandwidthLoop loop = loopOnStub(arena, stub, postList);
             for (int moderation : moderations) {
@@ -67,13 +69,91 @@ class BandwidthLoopOnStubTest {
         }
     }
 
+    /**
+     * A timed run (perftest's {@code -D}) ends with an empty send queue whatever the moderation: every
+     * write posted is completed and accounted for.
+     */
+    @ParameterizedTest(name = "postList={0} cqMod={1}")
+    @CsvSource({"1,1", "1,100", "4,4", "4,10"})
+    void aTimedRunCompletesEveryWriteItPosted(int postList, int cqMod) {
+        try (Arena arena = Arena.ofConfined(); StubProvider stub = StubProvider.create(BandwidthLoopBenchmark.TX_DEPTH)) {
+            BandwidthLoop loop = loopOnStub(arena, stub, postList);
+            for (int run = 0; run < 2; run++) {
+                stub.reset();
+                long ms = TimeUnit.MILLISECONDS.toNanos(1);
+                assertTrue(loop.runDuration(2 * ms, 20 * ms, 2 * ms, BandwidthLoopBenchmark.TX_DEPTH, cqMod));
+                assertTrue(loop.totalPosted() > 0, "posted " + loop.totalPosted());
+                assertEquals(loop.totalPosted(), loop.totalCompleted());
+                assertEquals(loop.totalPosted(), stub.counter(Counter.POSTED_WRS));
+                assertEquals(stub.counter(Counter.SIGNALED_WRS), stub.counter(Counter.POLLED));
+                assertEquals(0, stub.cqPending());
+                // (whether the sample window saw completions depends on the clock checks: not asserted)
+                assertTrue(loop.sampleCompleted() <= loop.totalCompleted(), "sampled " + loop.sampleCompleted());
+            }
+        }
+    }
+
+    /** With timestamps (the peak), each post and each completion gets its time, in order. */
+    @ParameterizedTest(name = "postList={0} cqMod={1}")
+    @CsvSource({"1,1", "1,100", "4,4", "4,10"})
+    void timestampsAreTakenForEveryPostAndCompletion(int postList, int cqMod) {
+        int wrs = 1200;
+        try (Arena arena = Arena.ofConfined(); StubProvider stub = StubProvider.create(BandwidthLoopBenchmark.TX_DEPTH)) {
+            BandwidthLoop loop = loopOnStub(arena, stub, postList, wrs);
+            assertTrue(loop.runIterations(wrs, BandwidthLoopBenchmark.TX_DEPTH, cqMod, true));
+            assertEquals(wrs, loop.totalCompleted());
+            assertEquals((wrs + cqMod - 1) / cqMod, stub.counter(Counter.SIGNALED_WRS));
+            long[] posts = loop.postTimestamps();
+            long[] completions = loop.completionTimestamps();
+            for (int i = 0; i < wrs; i += postList) {
+                assertTrue(posts[i] > 0 && (i == 0 || posts[i] >= posts[i - postList]), "post stamp " + i);
+            }
+            assertTrue(completions[wrs - 1] >= posts[wrs - postList], "the last completion after the last post");
+        }
+    }
+
+    /**
+     * Two QPs (the stub's one QP posted to through two work-request lists, half the TX depth each):
+     * their completions interleave in the one CQ, and each QP must be credited exactly its own, or
+     * one of them runs out of room and the loop stalls.
+     */
+    @ParameterizedTest(name = "postList={0} cqMod={1}")
+    @CsvSource({"1,1", "1,50", "4,4", "4,10"}) // cqMod at most the TX depth of 64, or no QP ever completes
+    void twoQpsSharingTheCqAreEachCreditedTheirOwnCompletions(int postList, int cqMod) {
+        long wrs = 4800;
+        int txDepth = BandwidthLoopBenchmark.TX_DEPTH / 2;
+        try (Arena arena = Arena.ofConfined(); StubProvider stub = StubProvider.create(BandwidthLoopBenchmark.TX_DEPTH)) {
+            MemorySegment buffer = arena.allocate(128, 64);
+            WriteRequestList[] lists = new WriteRequestList[2];
+            for (int q = 0; q < 2; q++) {
+                lists[q] = new WriteRequestList(arena, postList, buffer.address(), 64, 1, buffer.address() + 64, 2, false);
+            }
+            MemorySegment postFn = InlineVerbs.postSendFn(stub.qp());
+            BandwidthLoop loop = new BandwidthLoop(new MemorySegment[] {postFn, postFn},
+                    new MemorySegment[] {stub.qp(), stub.qp()}, lists, InlineVerbs.pollCqFn(stub.cq()), stub.cq(),
+                    new CompletionBatch(arena, 16), 0, TimeUnit.SECONDS.toNanos(2));
+            for (int run = 0; run < 2; run++) {
+                stub.reset();
+                assertTrue(loop.runIterations(wrs, txDepth, cqMod, false), "stalled: " + loop.stalled());
+                assertEquals(2 * wrs, loop.totalCompleted());
+                assertEquals(2 * wrs, stub.counter(Counter.POSTED_WRS));
+                assertEquals(2 * ((wrs + cqMod - 1) / cqMod), stub.counter(Counter.SIGNALED_WRS));
+                assertEquals(0, stub.cqPending());
+            }
+        }
+    }
+
     /** The engine's loop on one stub QP: post lists of {@code postList} 64-byte writes. */
     private static BandwidthLoop loopOnStub(Arena arena, StubProvider stub, int postList) {
+        return loopOnStub(arena, stub, postList, 0);
+    }
+
+    private static BandwidthLoop loopOnStub(Arena arena, StubProvider stub, int postList, int maxTimestamps) {
         MemorySegment buffer = arena.allocate(128, 64);
         WriteRequestList list = new WriteRequestList(arena, postList, buffer.address(), 64, 1,
                 buffer.address() + 64, 2, false);
         return new BandwidthLoop(new MemorySegment[] {InlineVerbs.postSendFn(stub.qp())},
                 new MemorySegment[] {stub.qp()}, new WriteRequestList[] {list}, InlineVerbs.pollCqFn(stub.cq()),
-                stub.cq(), new CompletionBatch(arena, 16), 0, TimeUnit.SECONDS.toNanos(10));
+                stub.cq(), new CompletionBatch(arena, 16), maxTimestamps, TimeUnit.SECONDS.toNanos(10));
     }
 }

@@ -8,13 +8,19 @@ import picocli.CommandLine.Spec;
 
 import java.util.concurrent.Callable;
 
-/** The root command: {@code jperf <subcommand>}. */
+/**
+ * The root command: {@code jperf <subcommand>}.
+ *
+ * <p>The subcommands are added here rather than listed in the annotation, so that a run builds the
+ * full picocli model (every option of every mixin, read by reflection) only for the subcommand it
+ * runs; {@code jperf --help} and {@code jperf devices} start in a fraction of the time. See
+ * {@link #commandLineFor}.
+ */
 @Command(name = "jperf",
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = {
             "RDMA performance tests from Java, perftest-compatible, with the Linux path each result ran on."},
-        subcommands = {DevicesCommand.class, WriteBwCommand.class, WriteLatCommand.class, ServeCommand.class, SweepCommand.class, DoctorCommand.class, CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:success",
@@ -24,6 +30,9 @@ import java.util.concurrent.Callable;
             "4:a verbs, RDMA CM or system call failed, or an allocation (the message names the call, errno and a hint)",
             "70:internal error (a bug; printed with its stack trace)"})
 public final class JperfCommand implements Callable<Integer> {
+    /** The subcommands' names, in the order {@code jperf --help} lists them (then {@code help}). */
+    static final String[] SUBCOMMANDS = {"devices", "write-bw", "write-lat", "serve", "sweep", "doctor"};
+
     @Spec
     CommandSpec spec;
 
@@ -35,9 +44,39 @@ public final class JperfCommand implements Callable<Integer> {
         return ExitCodes.USAGE;
     }
 
-    /** The configured command line: subcommands, exit-code mapping and error handlers. */
+    /** The configured command line with every subcommand's full model. */
     static CommandLine commandLine() {
+        return build(null, true);
+    }
+
+    /**
+     * The configured command line for running {@code args}: the subcommand they name (their first
+     * word that is not an option) gets its full model; the others are only listed, with their
+     * names and descriptions, which is all the root's usage and picocli's suggestions for a
+     * mistyped name need. {@code jperf help <command>} gets every model. Parsing, help and errors
+     * are the same as with {@link #commandLine()}.
+     */
+    static CommandLine commandLineFor(String... args) {
+        String named = null;
+        for (String arg : args) {
+            if (!arg.startsWith("-")) {
+                named = arg;
+                break;
+            }
+        }
+        return build(named, "help".equals(named));
+    }
+
+    private static CommandLine build(String fullModelOf, boolean allFull) {
         CommandLine cl = new CommandLine(new JperfCommand());
+        for (String name : SUBCOMMANDS) {
+            if (allFull || name.equals(fullModelOf)) {
+                cl.addSubcommand(name, newSubcommand(name));
+            } else {
+                cl.addSubcommand(name, listedOnly(subcommandType(name)));
+            }
+        }
+        cl.addSubcommand("help", new CommandLine.HelpCommand());
         cl.setExecutionExceptionHandler(new FailureHandler());
         cl.setParameterExceptionHandler(FailureHandler::onParameterError);
         cl.setExitCodeExceptionMapper(FailureHandler::exitCode);
@@ -51,5 +90,37 @@ public final class JperfCommand implements Callable<Integer> {
         });
         cl.setUsageHelpAutoWidth(true);
         return cl;
+    }
+
+    private static Object newSubcommand(String name) {
+        return switch (name) {
+            case "devices" -> new DevicesCommand();
+            case "write-bw" -> new WriteBwCommand();
+            case "write-lat" -> new WriteLatCommand();
+            case "serve" -> new ServeCommand();
+            case "sweep" -> new SweepCommand();
+            case "doctor" -> new DoctorCommand();
+            default -> throw new IllegalArgumentException("no subcommand " + name);
+        };
+    }
+
+    private static Class<?> subcommandType(String name) {
+        return switch (name) {
+            case "devices" -> DevicesCommand.class;
+            case "write-bw" -> WriteBwCommand.class;
+            case "write-lat" -> WriteLatCommand.class;
+            case "serve" -> ServeCommand.class;
+            case "sweep" -> SweepCommand.class;
+            case "doctor" -> DoctorCommand.class;
+            default -> throw new IllegalArgumentException("no subcommand " + name);
+        };
+    }
+
+    /** A subcommand as the root's usage lists it: name, aliases, header and description, no options. */
+    private static CommandLine listedOnly(Class<?> type) {
+        Command command = type.getAnnotation(Command.class);
+        CommandSpec spec = CommandSpec.create().name(command.name()).aliases(command.aliases());
+        spec.usageMessage().header(command.header()).description(command.description()).hidden(command.hidden());
+        return new CommandLine(spec);
     }
 }

@@ -11,6 +11,6 @@ public final class Main {
 
     /** Runs jperf with {@code args} and returns the exit code, without exiting. */
     public static int run(String... args) {
-        return JperfCommand.commandLine().execute(args);
+        return JperfCommand.commandLineFor(args).execute(args);
     }
 }

@@ -1,6 +1,8 @@
 package io.jperf.cli;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -32,6 +34,33 @@ class JperfCommandTest {
         assertTrue(r.err().startsWith("jperf: Unknown option: '--bogus'"), r.err());
         assertTrue(r.err().contains("jperf devices --help"), r.err());
         assertFalse(r.err().contains("\tat "), "no stack trace: " + r.err());
+    }
+
+    /**
+     * jperf builds the full model only of the subcommand it runs and lists the others by name and
+     * description: the user sees exactly what the full model prints.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"--help", "", "-V", "devices --help", "write-bw --help", "write-lat -h", "serve --help",
+        "sweep --help", "help", "help write-bw", "help sweep", "write-everything", "wrte-bw -s 2", "devices --bogus",
+        "write-lat --size nope", "--bogus devices"})
+    void onlyTheNamedSubcommandsModelIsBuiltAndTheOutputIsTheSame(String line) {
+        String[] args = line.isEmpty() ? new String[0] : line.split(" ");
+        CliRunner lazy = CliRunner.run(args);
+        CliRunner full = CliRunner.runWithAllModels(args);
+        assertEquals(full.exitCode(), lazy.exitCode(), line);
+        assertEquals(full.out(), lazy.out(), line);
+        assertEquals(full.err(), lazy.err(), line);
+        assertFalse(full.out().isEmpty() && full.err().isEmpty(), "printed something: " + line);
+    }
+
+    @Test
+    void theRootUsageListsEverySubcommandWithItsDescription() {
+        String out = CliRunner.run("--help").out();
+        for (String name : JperfCommand.SUBCOMMANDS) {
+            assertTrue(out.matches("(?s).*\\n\\s+" + name + "\\s+\\S.*"), name + " listed with a description: " + out);
+        }
+        assertTrue(out.contains("RDMA WRITE bandwidth, like ib_write_bw"), out);
     }
 
     @Test

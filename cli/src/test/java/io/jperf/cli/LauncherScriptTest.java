@@ -1,13 +1,17 @@
 package io.jperf.cli;
 
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -41,7 +45,7 @@ class LauncherScriptTest {
         assertEquals(0, r.exitCode(), r.output());
         List<String> lines = Files.readAllLines(calls);
         assertEquals(1, lines.size(), "the release file names the version, so java runs once: " + lines);
-        assertEquals("-jar " + jar + " --version", lines.getFirst());
+        assertEquals("-XX:TieredStopAtLevel=1 -jar " + jar + " --version", lines.getFirst());
     }
 
     @Test
@@ -60,6 +64,77 @@ class LauncherScriptTest {
         assertEquals(3, r.exitCode(), r.output());
         assertTrue(r.output().contains("Java 21"), r.output());
         assertEquals(List.of("-XshowSettings:properties -version"), Files.readAllLines(calls));
+    }
+
+    @Test
+    void theBuildsAotCacheIsUsedWhenThisJdkMadeItOnThisCpuAfterTheJar() throws Exception {
+        Path jdk = fakeJdk("jdk25", "25.0.3", "25");
+        Path aot = aotCache(jdk, "25.0.3", cpuFlags(), 10);
+        Result r = launch(jdk, "--version");
+        assertEquals(0, r.exitCode(), r.output());
+        assertEquals(List.of("-XX:AOTCache=" + aot + " -Xlog:aot*=off --enable-native-access=ALL-UNNAMED"
+                + " -XX:TieredStopAtLevel=1 -jar " + jar + " --version"), Files.readAllLines(calls));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"made by another JDK version,25.0.2,true,10", "made on another CPU,25.0.3,false,10",
+        "older than the jar,25.0.3,true,-10"})
+    void anAotCacheThatMayNotFitIsNotUsed(String why, String madeBy, boolean thisCpu, int newerBySeconds)
+            throws Exception {
+        Path jdk = fakeJdk("jdk25", "25.0.3", "25");
+        aotCache(jdk, madeBy, thisCpu ? cpuFlags() : "flags\t\t: fpu", newerBySeconds);
+        Result r = launch(jdk, "--version");
+        assertEquals(0, r.exitCode(), r.output());
+        assertEquals(List.of("-XX:TieredStopAtLevel=1 -jar " + jar + " --version"), Files.readAllLines(calls), why);
+    }
+
+    /** Commands that end within a second run on C1 alone; a test or a server keeps the JVM's default JIT. */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {"--help|true", "-h|true", "help|true", "--version|true", "-V|true",
+        "devices|true", "devices --json|true", "write-bw --help|false", "write-lat mlx5_0|false", "serve|false",
+        "sweep|false"})
+    void onlyShortCommandsStartWithoutC2(String args, boolean c1Only) throws Exception {
+        Path jdk = fakeJdk("jdk25", "25.0.3", "25");
+        Result r = launch(jdk, args.split(" "));
+        assertEquals(0, r.exitCode(), r.output());
+        assertEquals(List.of((c1Only ? "-XX:TieredStopAtLevel=1 " : "") + "-jar " + jar + " " + args),
+                Files.readAllLines(calls));
+    }
+
+    /**
+     * On a terminal the launcher passes its width to picocli, which would otherwise start stty from the
+     * JVM; a width picocli refuses (under 55 columns) is left to picocli.
+     */
+    @ParameterizedTest
+    @CsvSource({"132,-Dpicocli.usage.width=132", "55,-Dpicocli.usage.width=55", "40,''"})
+    void onATerminalPicocliIsToldItsWidth(int columns, String widthFlag) throws Exception {
+        Path script = Path.of("/usr/bin/script");
+        Assumptions.assumeTrue(Files.isExecutable(script) && new ProcessBuilder(script.toString(), "-qec", "true", "/dev/null")
+                .start().waitFor() == 0, "no pseudo-terminal here (util-linux's script missing or failing)");
+        Path jdk = fakeJdk("jdk25", "25.0.3", "25");
+        Result r = run(jdk, List.of(script.toString(), "-qec",
+                "stty cols " + columns + " rows 40; sh '" + LAUNCHER + "' --version", "/dev/null"));
+        assertEquals(0, r.exitCode(), r.output());
+        assertEquals(List.of("-XX:TieredStopAtLevel=1 " + (widthFlag.isEmpty() ? "" : widthFlag + " ") + "-jar " + jar
+                + " --version"),
+                Files.readAllLines(calls));
+    }
+
+    /** The launcher reads the first {@code flags} line of /proc/cpuinfo, as the build recorded it. */
+    private static String cpuFlags() throws IOException {
+        return Files.readAllLines(Path.of("/proc/cpuinfo")).stream().filter(l -> l.startsWith("flags"))
+                .findFirst().orElse("");
+    }
+
+    /** jperf.aot next to the jar, its mtime {@code newerBySeconds} after the jar's, and the build's record. */
+    private Path aotCache(Path jdk, String javaVersion, String flags, int newerBySeconds) throws IOException {
+        Path aot = dir.resolve("jperf.aot");
+        Files.writeString(aot, "not a real cache");
+        Files.setLastModifiedTime(aot, FileTime.fromMillis(
+                Files.getLastModifiedTime(jar).toMillis() + newerBySeconds * 1000L));
+        Path java = jdk.resolve("bin/java").toRealPath();
+        Files.writeString(dir.resolve("jperf.aot.jdk"), java + " " + javaVersion + "\n" + flags + "\n");
+        return aot;
     }
 
     /** A JDK whose java logs its arguments and answers -XshowSettings with {@code specVersion}. */
@@ -83,6 +158,11 @@ class LauncherScriptTest {
     private Result launch(Path javaHome, String... args) throws Exception {
         List<String> command = new java.util.ArrayList<>(List.of("sh", LAUNCHER.toString()));
         command.addAll(List.of(args));
+        return run(javaHome, command);
+    }
+
+    /** Runs {@code command} (the launcher, or something that starts it) with {@code javaHome} and the fake jar. */
+    private Result run(Path javaHome, List<String> command) throws Exception {
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
         pb.environment().put("JAVA_HOME", javaHome.toString());
         pb.environment().put("JPERF_JAR", jar.toString());

@@ -5,13 +5,15 @@ import io.jperf.ffi.generated.ibv_wc;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
+import java.util.Objects;
 
 /**
  * A preallocated array of work completions ({@code struct ibv_wc[capacity]}) that
  * {@link #poll} fills; the accessors read entry {@code i} of the last poll without allocating.
  *
- * <p>Lifecycle: the memory belongs to the arena passed in. Threading: confined to the polling thread.
+ * <p>Lifecycle: the memory belongs to the arena passed in; the batch must not be used once that
+ * arena is closed (its accessors read the memory by address, see {@link RawMemory}). Threading:
+ * confined to the polling thread.
  */
 public final class CompletionBatch {
     private static final long WC_SIZE = ibv_wc.sizeof();
@@ -22,15 +24,16 @@ public final class CompletionBatch {
     private static final long QP_NUM = ibv_wc.qp_num$offset();
     private static final long BYTE_LEN = ibv_wc.byte_len$offset();
 
-    private final MemorySegment wcs;
-    /** {@code wcs} as a raw address for {@link #poll}: an interface call less under C1. */
+    /** The {@code struct ibv_wc} array's address: the poll and the accessors use it directly. */
     private final long wcsAddress;
     private final int capacity;
 
     public CompletionBatch(Arena arena, int capacity) {
+        if (capacity < 1) {
+            throw new IllegalArgumentException("a completion batch needs room for at least one completion");
+        }
         this.capacity = capacity;
-        this.wcs = arena.allocate(WC_SIZE * capacity, 8);
-        this.wcsAddress = wcs.address();
+        this.wcsAddress = arena.allocate(WC_SIZE * capacity, 8).address();
     }
 
     public int capacity() {
@@ -48,27 +51,31 @@ public final class CompletionBatch {
     }
 
     public long wrId(int i) {
-        return wcs.get(ValueLayout.JAVA_LONG, WC_SIZE * i + WR_ID);
+        return RawMemory.getLong(entry(i) + WR_ID);
     }
 
     /** The {@code enum ibv_wc_status}; 0 is success, see {@link CompletionStatus}. */
     public int status(int i) {
-        return wcs.get(ValueLayout.JAVA_INT, WC_SIZE * i + STATUS);
+        return RawMemory.getInt(entry(i) + STATUS);
     }
 
     public int opcode(int i) {
-        return wcs.get(ValueLayout.JAVA_INT, WC_SIZE * i + OPCODE);
+        return RawMemory.getInt(entry(i) + OPCODE);
     }
 
     public int vendorError(int i) {
-        return wcs.get(ValueLayout.JAVA_INT, WC_SIZE * i + VENDOR_ERR);
+        return RawMemory.getInt(entry(i) + VENDOR_ERR);
     }
 
     public int qpNumber(int i) {
-        return wcs.get(ValueLayout.JAVA_INT, WC_SIZE * i + QP_NUM);
+        return RawMemory.getInt(entry(i) + QP_NUM);
     }
 
     public int byteLength(int i) {
-        return wcs.get(ValueLayout.JAVA_INT, WC_SIZE * i + BYTE_LEN);
+        return RawMemory.getInt(entry(i) + BYTE_LEN);
+    }
+
+    private long entry(int i) {
+        return wcsAddress + WC_SIZE * Objects.checkIndex(i, capacity);
     }
 }

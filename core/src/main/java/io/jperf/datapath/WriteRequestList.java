@@ -8,6 +8,7 @@ import io.jperf.ffi.generated.rdma_h;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.Objects;
 
 /**
  * A chain of RDMA WRITE work requests ({@code struct ibv_send_wr}, one SGE each) built once in
@@ -15,8 +16,9 @@ import java.lang.foreign.ValueLayout;
  * {@link #setRemoteAddress}, ...) and posts the whole chain with {@link #post}. A chain of
  * length N is perftest's post list ({@code -l N}).
  *
- * <p>Lifecycle: the memory belongs to the arena passed in; the list is unusable once it is
- * closed. Threading: confined to the posting thread.
+ * <p>Lifecycle: the memory belongs to the arena passed in; the list must not be used once that
+ * arena is closed (the setters and {@link #post} reach the memory by address, see
+ * {@link RawMemory}). Threading: confined to the posting thread.
  */
 public final class WriteRequestList {
     private static final long WR_SIZE = ibv_send_wr.sizeof();
@@ -38,10 +40,9 @@ public final class WriteRequestList {
     private static final int INLINE = rdma_h.IBV_SEND_INLINE();
 
     private final MemorySegment wrs;
-    private final MemorySegment sges;
-    private final MemorySegment badWr;
-    /** {@code wrs} and {@code badWr} as raw addresses for {@link #post}: an interface call less each under C1. */
+    /** {@code wrs}, {@code sges} and {@code badWr} as addresses: the setters and {@link #post} use them directly. */
     private final long wrsAddress;
+    private final long sgesAddress;
     private final long badWrAddress;
     private final int length;
 
@@ -62,9 +63,10 @@ public final class WriteRequestList {
         }
         this.length = length;
         this.wrs = arena.allocate(WR_SIZE * length, 8);
-        this.sges = arena.allocate(SGE_SIZE * length, 8);
-        this.badWr = arena.allocate(ValueLayout.ADDRESS);
+        MemorySegment sges = arena.allocate(SGE_SIZE * length, 8);
+        MemorySegment badWr = arena.allocate(ValueLayout.ADDRESS);
         this.wrsAddress = wrs.address();
+        this.sgesAddress = sges.address();
         this.badWrAddress = badWr.address();
         for (int i = 0; i < length; i++) {
             long wr = WR_SIZE * i;
@@ -88,32 +90,40 @@ public final class WriteRequestList {
     }
 
     public void setWrId(int i, long wrId) {
-        wrs.set(ValueLayout.JAVA_LONG, WR_SIZE * i + WR_ID, wrId);
+        RawMemory.putLong(wr(i) + WR_ID, wrId);
     }
 
     public void setSignaled(int i, boolean signaled) {
-        long at = WR_SIZE * i + SEND_FLAGS;
-        int flags = wrs.get(ValueLayout.JAVA_INT, at);
-        wrs.set(ValueLayout.JAVA_INT, at, signaled ? flags | SIGNALED : flags & ~SIGNALED);
+        long at = wr(i) + SEND_FLAGS;
+        int flags = RawMemory.getInt(at);
+        RawMemory.putInt(at, signaled ? flags | SIGNALED : flags & ~SIGNALED);
     }
 
     /** Sends entry {@code i}'s payload inline (copied at post time; only up to the QP's max inline data). */
     public void setInline(int i, boolean inline) {
-        long at = WR_SIZE * i + SEND_FLAGS;
-        int flags = wrs.get(ValueLayout.JAVA_INT, at);
-        wrs.set(ValueLayout.JAVA_INT, at, inline ? flags | INLINE : flags & ~INLINE);
+        long at = wr(i) + SEND_FLAGS;
+        int flags = RawMemory.getInt(at);
+        RawMemory.putInt(at, inline ? flags | INLINE : flags & ~INLINE);
     }
 
     public void setRemoteAddress(int i, long remoteAddr) {
-        wrs.set(ValueLayout.JAVA_LONG, WR_SIZE * i + REMOTE_ADDR, remoteAddr);
+        RawMemory.putLong(wr(i) + REMOTE_ADDR, remoteAddr);
     }
 
     public void setLocalAddress(int i, long localAddr) {
-        sges.set(ValueLayout.JAVA_LONG, SGE_SIZE * i + SGE_ADDR, localAddr);
+        RawMemory.putLong(sge(i) + SGE_ADDR, localAddr);
     }
 
     public void setLength(int i, int size) {
-        sges.set(ValueLayout.JAVA_INT, SGE_SIZE * i + SGE_LENGTH, size);
+        RawMemory.putInt(sge(i) + SGE_LENGTH, size);
+    }
+
+    private long wr(int i) {
+        return wrsAddress + WR_SIZE * Objects.checkIndex(i, length);
+    }
+
+    private long sge(int i) {
+        return sgesAddress + SGE_SIZE * Objects.checkIndex(i, length);
     }
 
     /** The first work request, as passed to {@code post_send}. */

@@ -213,8 +213,12 @@ public final class BandwidthLoop {
         if (n > 0) {
             progressed = true;
             long now = stamp ? System.nanoTime() : 0;
-            long done = totalCompleted;
-            long doneInSample = 0;
+            long before = totalCompleted;
+            long done = before;
+            // Completions of one QP arrive in a row: credit its count once per row, not per completion
+            // (a read-modify-write of the same array element per completion chains them through memory).
+            int rowQp = -1;
+            long row = 0;
             for (int i = 0; i < n; i++) {
                 int status = wcs.status(i);
                 long wrId = wcs.wrId(i);
@@ -222,17 +226,27 @@ public final class BandwidthLoop {
                     errors.completionFailed(status, wcs.vendorError(i), wrId);
                     continue;
                 }
+                int q = (int) (wrId >>> 32);
+                if (q != rowQp) {
+                    if (rowQp >= 0) {
+                        completed[rowQp] += row;
+                    }
+                    rowQp = q;
+                    row = 0;
+                }
                 long covered = wrId & 0xffff_ffffL;
-                completed[(int) (wrId >>> 32)] += covered;
+                row += covered;
                 done += covered;
-                doneInSample += covered;
                 if (stamp) {
                     tCompleted[(int) Math.min(done, total) - 1] = now;
                 }
             }
+            if (rowQp >= 0) {
+                completed[rowQp] += row;
+            }
             totalCompleted = done;
             if (inSample) {
-                sampleCompleted += doneInSample;
+                sampleCompleted += done - before;
             }
         } else if (n < 0) {
             errors.postFailed(-n);
@@ -252,29 +266,130 @@ public final class BandwidthLoop {
     /**
      * Posts on QP {@code q} while its send queue has room. The counters live in locals for the
      * length of the burst: the downcall is opaque to the JIT, which would otherwise store and
-     * reload every field and array element around each post.
+     * reload every field and array element around each post. A chain that needs no patching and
+     * no timestamp (see {@link #prepareSignals}) goes out from a loop that only posts and counts.
      */
     private void postWhileRoom(int q, long iterations, int txDepth, int cqMod, boolean stamp) {
-        WriteRequestList list = lists[q];
         boolean[] flags = signaledFlags[q];
+        int postList = flags.length;
+        long sent = posted[q];
+        // perftest's condition, sent < iterations && sent + postList <= txDepth + completed, as one bound
+        long stop = Math.min(iterations, txDepth + completed[q] - postList + 1);
+        if (sent >= stop) {
+            return;
+        }
+        long sentTotal = totalPosted;
+        if (sentTotal == 0 && !stamp) {
+            firstPost = System.nanoTime();
+        }
+        WriteRequestList list = lists[q];
         MemorySegment postFn = postFns[q];
         long qp = qps[q];
+        long from = sent;
+        if (stamp) {
+            sent = patchAndPost(q, list, postFn, qp, sent, stop, cqMod, true);
+        } else if (chainSignals) {
+            sent = postRun(list, postFn, qp, postList, sent, stop);
+        } else if (postList == 1) {
+            sent = postSingles(q, list, postFn, qp, sent, stop, cqMod);
+        } else {
+            sent = patchAndPost(q, list, postFn, qp, sent, stop, cqMod, false);
+        }
+        posted[q] = sent;
+        totalPosted = sentTotal + (sent - from);
+    }
+
+    /**
+     * Posts {@code list} unchanged until {@code stop}: the loop all other posting loops reduce to,
+     * with nothing live across the downcall but the bound, the count and the call's arguments.
+     *
+     * @return the new count of posted work requests (short of {@code stop} only after a failed post)
+     */
+    private long postRun(WriteRequestList list, MemorySegment postFn, long qp, int postList, long sent, long stop) {
+        while (sent < stop) {
+            int rc = list.post(postFn, qp);
+            if (rc != 0) {
+                errors.postFailed(rc);
+                break;
+            }
+            sent += postList;
+        }
+        return sent;
+    }
+
+    /**
+     * Post list 1 with CQ moderation ({@code -l 1 -Q N}, perftest's default): the unsignalled writes
+     * between two signalled ones go out as runs of the same work request from {@link #postRun}; only
+     * the signalled write is patched (its wr_id carries how many writes its completion covers), and
+     * unpatched after it. The same writes are signalled as in {@link #patchAndPost}: every
+     * {@code cqMod}-th, and the last of the run.
+     */
+    private long postSingles(int q, WriteRequestList list, MemorySegment postFn, long qp, long sent, long stop,
+                             int cqMod) {
+        long last = iterations - 1;
+        long since = sinceSignal[q];
+        long until = untilSignal[q];
+        boolean[] flags = signaledFlags[q];
+        while (sent < stop) {
+            // the next signalled write: the until-th from here, or the last one of the run
+            long signalAt = Math.min(sent + until - 1, last);
+            if (sent < signalAt) {
+                if (flags[0]) {
+                    list.setSignaled(0, false);
+                    flags[0] = false;
+                }
+                long from = sent;
+                sent = postRun(list, postFn, qp, 1, sent, Math.min(signalAt, stop));
+                since += sent - from;
+                until -= sent - from;
+                if (sent < signalAt) {
+                    break;
+                }
+                continue;
+            }
+            list.setWrId(0, ((long) q << 32) | (since + 1));
+            if (!flags[0]) {
+                list.setSignaled(0, true);
+                flags[0] = true;
+            }
+            int rc = list.post(postFn, qp);
+            if (rc != 0) {
+                errors.postFailed(rc);
+                break;
+            }
+            sent++;
+            since = 0;
+            until = cqMod;
+        }
+        sinceSignal[q] = since;
+        untilSignal[q] = until;
+        return sent;
+    }
+
+    /**
+     * {@link #postWhileRoom}'s loop when signals and work-request ids change from chain to chain
+     * ({@code -Q} other than the post list), or when each post is timestamped.
+     *
+     * @return the new count of posted work requests of QP {@code q}
+     */
+    private long patchAndPost(int q, WriteRequestList list, MemorySegment postFn, long qp, long sent, long stop,
+                              int cqMod, boolean stamp) {
+        boolean[] flags = signaledFlags[q];
         int postList = flags.length;
         long last = iterations - 1;
-        long sent = posted[q];
-        long room = txDepth + completed[q];
         long since = sinceSignal[q];
         long until = untilSignal[q];
         long sentTotal = totalPosted;
+        long tag = (long) q << 32;
         boolean patch = !chainSignals;
-        while (sent < iterations && sent + postList <= room) {
+        while (sent < stop) {
             for (int j = 0; patch && j < postList; j++) {
                 long covered = ++since;
                 boolean signal = --until == 0 || sent + j == last;
                 if (signal) {
                     until = cqMod;
                     since = 0;
-                    list.setWrId(j, ((long) q << 32) | covered);
+                    list.setWrId(j, tag | covered);
                 }
                 if (signal != flags[j]) {
                     list.setSignaled(j, signal);
@@ -283,8 +398,6 @@ public final class BandwidthLoop {
             }
             if (stamp) {
                 tPosted[(int) sentTotal] = System.nanoTime();
-            } else if (sentTotal == 0) {
-                firstPost = System.nanoTime();
             }
             int rc = list.post(postFn, qp);
             if (rc != 0) {
@@ -294,10 +407,9 @@ public final class BandwidthLoop {
             sent += postList;
             sentTotal += postList;
         }
-        posted[q] = sent;
         sinceSignal[q] = since;
         untilSignal[q] = until;
-        totalPosted = sentTotal;
+        return sent;
     }
 
     /**

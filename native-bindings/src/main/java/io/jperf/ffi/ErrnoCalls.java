@@ -29,9 +29,10 @@ import java.lang.invoke.VarHandle;
  * }
  * }</pre>
  *
- * <p>Lifecycle: call {@link RdmaLibraries#ensureAvailable()} first; the handles are created in
- * this class's static initialiser, which fails with an {@link ExceptionInInitializerError}
- * caused by {@link RdmaUnavailableException} if the libraries are missing. Threading: the
+ * <p>Lifecycle: call {@link RdmaLibraries#ensureAvailable()} first; this class's static
+ * initialiser fails with an {@link ExceptionInInitializerError} caused by
+ * {@link RdmaUnavailableException} if the libraries are missing. Each handle is linked on the
+ * first call of its function. Threading: the
  * handles are immutable and thread-safe; a call-state segment holds one result, so give each
  * thread its own (or confine one to the owner of the verbs object). These calls are control
  * path: they may block (event getters) or enter the kernel; the data path is {@link InlineVerbs}.
@@ -49,53 +50,124 @@ public final class ErrnoCalls {
         RdmaLibraries.ensureAvailable();
     }
 
-    // Package-private so a test can check each handle's type against its method's signature.
-    static final MethodHandle IBV_GET_DEVICE_LIST =
-            capturing(rdma_h.ibv_get_device_list$address(), rdma_h.ibv_get_device_list$descriptor());
-    static final MethodHandle IBV_OPEN_DEVICE =
-            capturing(rdma_h.ibv_open_device$address(), rdma_h.ibv_open_device$descriptor());
-    static final MethodHandle IBV_ALLOC_PD =
-            capturing(rdma_h.ibv_alloc_pd$address(), rdma_h.ibv_alloc_pd$descriptor());
-    static final MethodHandle IBV_REG_MR =
-            capturing(rdma_h.ibv_reg_mr$address(), rdma_h.ibv_reg_mr$descriptor());
-    static final MethodHandle IBV_CREATE_COMP_CHANNEL =
-            capturing(rdma_h.ibv_create_comp_channel$address(), rdma_h.ibv_create_comp_channel$descriptor());
-    static final MethodHandle IBV_CREATE_CQ =
-            capturing(rdma_h.ibv_create_cq$address(), rdma_h.ibv_create_cq$descriptor());
-    static final MethodHandle IBV_CREATE_QP =
-            capturing(rdma_h.ibv_create_qp$address(), rdma_h.ibv_create_qp$descriptor());
-    static final MethodHandle IBV_GET_CQ_EVENT =
-            capturing(rdma_h.ibv_get_cq_event$address(), rdma_h.ibv_get_cq_event$descriptor());
-    static final MethodHandle IBV_GET_ASYNC_EVENT =
-            capturing(rdma_h.ibv_get_async_event$address(), rdma_h.ibv_get_async_event$descriptor());
-    static final MethodHandle RDMA_CREATE_EVENT_CHANNEL =
-            capturing(rdma_h.rdma_create_event_channel$address(), rdma_h.rdma_create_event_channel$descriptor());
-    static final MethodHandle RDMA_CREATE_ID =
-            capturing(rdma_h.rdma_create_id$address(), rdma_h.rdma_create_id$descriptor());
-    static final MethodHandle RDMA_BIND_ADDR =
-            capturing(rdma_h.rdma_bind_addr$address(), rdma_h.rdma_bind_addr$descriptor());
-    static final MethodHandle RDMA_RESOLVE_ADDR =
-            capturing(rdma_h.rdma_resolve_addr$address(), rdma_h.rdma_resolve_addr$descriptor());
-    static final MethodHandle RDMA_RESOLVE_ROUTE =
-            capturing(rdma_h.rdma_resolve_route$address(), rdma_h.rdma_resolve_route$descriptor());
-    static final MethodHandle RDMA_CREATE_QP =
-            capturing(rdma_h.rdma_create_qp$address(), rdma_h.rdma_create_qp$descriptor());
-    static final MethodHandle RDMA_CONNECT =
-            capturing(rdma_h.rdma_connect$address(), rdma_h.rdma_connect$descriptor());
-    static final MethodHandle RDMA_LISTEN =
-            capturing(rdma_h.rdma_listen$address(), rdma_h.rdma_listen$descriptor());
-    static final MethodHandle RDMA_ACCEPT =
-            capturing(rdma_h.rdma_accept$address(), rdma_h.rdma_accept$descriptor());
-    static final MethodHandle RDMA_REJECT =
-            capturing(rdma_h.rdma_reject$address(), rdma_h.rdma_reject$descriptor());
-    static final MethodHandle RDMA_DISCONNECT =
-            capturing(rdma_h.rdma_disconnect$address(), rdma_h.rdma_disconnect$descriptor());
-    static final MethodHandle RDMA_GET_CM_EVENT =
-            capturing(rdma_h.rdma_get_cm_event$address(), rdma_h.rdma_get_cm_event$descriptor());
-    static final MethodHandle RDMA_SET_OPTION =
-            capturing(rdma_h.rdma_set_option$address(), rdma_h.rdma_set_option$descriptor());
-    static final MethodHandle RDMA_MIGRATE_ID =
-            capturing(rdma_h.rdma_migrate_id$address(), rdma_h.rdma_migrate_id$descriptor());
+    // One holder class per handle, so each downcall is linked when it is first called: linking costs
+    // milliseconds per function (and touching rdma_h's symbol also links jextract's own handle), and a
+    // command that needs two of these functions should not pay for all of them at start-up. The
+    // handles stay static finals, constants to the JIT. A test checks each against its method.
+    private static final class IbvGetDeviceList {
+        static final MethodHandle HANDLE =
+                capturing(rdma_h.ibv_get_device_list$address(), rdma_h.ibv_get_device_list$descriptor());
+    }
+
+    private static final class IbvOpenDevice {
+        static final MethodHandle HANDLE =
+                capturing(rdma_h.ibv_open_device$address(), rdma_h.ibv_open_device$descriptor());
+    }
+
+    private static final class IbvAllocPd {
+        static final MethodHandle HANDLE =
+                capturing(rdma_h.ibv_alloc_pd$address(), rdma_h.ibv_alloc_pd$descriptor());
+    }
+
+    private static final class IbvRegMr {
+        static final MethodHandle HANDLE =
+                capturing(rdma_h.ibv_reg_mr$address(), rdma_h.ibv_reg_mr$descriptor());
+    }
+
+    private static final class IbvCreateCompChannel {
+        static final MethodHandle HANDLE =
+                capturing(rdma_h.ibv_create_comp_channel$address(), rdma_h.ibv_create_comp_channel$descriptor());
+    }
+
+    private static final class IbvCreateCq {
+        static final MethodHandle HANDLE =
+                capturing(rdma_h.ibv_create_cq$address(), rdma_h.ibv_create_cq$descriptor());
+    }
+
+    private static final class IbvCreateQp {
+        static final MethodHandle HANDLE =
+                capturing(rdma_h.ibv_create_qp$address(), rdma_h.ibv_create_qp$descriptor());
+    }
+
+    private static final class IbvGetCqEvent {
+        static final MethodHandle HANDLE =
+                capturing(rdma_h.ibv_get_cq_event$address(), rdma_h.ibv_get_cq_event$descriptor());
+    }
+
+    private static final class IbvGetAsyncEvent {
+        static final MethodHandle HANDLE =
+                capturing(rdma_h.ibv_get_async_event$address(), rdma_h.ibv_get_async_event$descriptor());
+    }
+
+    private static final class RdmaCreateEventChannel {
+        static final MethodHandle HANDLE =
+                capturing(rdma_h.rdma_create_event_channel$address(), rdma_h.rdma_create_event_channel$descriptor());
+    }
+
+    private static final class RdmaCreateId {
+        static final MethodHandle HANDLE =
+                capturing(rdma_h.rdma_create_id$address(), rdma_h.rdma_create_id$descriptor());
+    }
+
+    private static final class RdmaBindAddr {
+        static final MethodHandle HANDLE =
+                capturing(rdma_h.rdma_bind_addr$address(), rdma_h.rdma_bind_addr$descriptor());
+    }
+
+    private static final class RdmaResolveAddr {
+        static final MethodHandle HANDLE =
+                capturing(rdma_h.rdma_resolve_addr$address(), rdma_h.rdma_resolve_addr$descriptor());
+    }
+
+    private static final class RdmaResolveRoute {
+        static final MethodHandle HANDLE =
+                capturing(rdma_h.rdma_resolve_route$address(), rdma_h.rdma_resolve_route$descriptor());
+    }
+
+    private static final class RdmaCreateQp {
+        static final MethodHandle HANDLE =
+                capturing(rdma_h.rdma_create_qp$address(), rdma_h.rdma_create_qp$descriptor());
+    }
+
+    private static final class RdmaConnect {
+        static final MethodHandle HANDLE =
+                capturing(rdma_h.rdma_connect$address(), rdma_h.rdma_connect$descriptor());
+    }
+
+    private static final class RdmaListen {
+        static final MethodHandle HANDLE =
+                capturing(rdma_h.rdma_listen$address(), rdma_h.rdma_listen$descriptor());
+    }
+
+    private static final class RdmaAccept {
+        static final MethodHandle HANDLE =
+                capturing(rdma_h.rdma_accept$address(), rdma_h.rdma_accept$descriptor());
+    }
+
+    private static final class RdmaReject {
+        static final MethodHandle HANDLE =
+                capturing(rdma_h.rdma_reject$address(), rdma_h.rdma_reject$descriptor());
+    }
+
+    private static final class RdmaDisconnect {
+        static final MethodHandle HANDLE =
+                capturing(rdma_h.rdma_disconnect$address(), rdma_h.rdma_disconnect$descriptor());
+    }
+
+    private static final class RdmaGetCmEvent {
+        static final MethodHandle HANDLE =
+                capturing(rdma_h.rdma_get_cm_event$address(), rdma_h.rdma_get_cm_event$descriptor());
+    }
+
+    private static final class RdmaSetOption {
+        static final MethodHandle HANDLE =
+                capturing(rdma_h.rdma_set_option$address(), rdma_h.rdma_set_option$descriptor());
+    }
+
+    private static final class RdmaMigrateId {
+        static final MethodHandle HANDLE =
+                capturing(rdma_h.rdma_migrate_id$address(), rdma_h.rdma_migrate_id$descriptor());
+    }
 
     private ErrnoCalls() {
     }
@@ -121,7 +193,7 @@ public final class ErrnoCalls {
      */
     public static MemorySegment ibv_get_device_list(MemorySegment callState, MemorySegment num_devices) {
         try {
-            return (MemorySegment) IBV_GET_DEVICE_LIST.invokeExact(callState, num_devices);
+            return (MemorySegment) IbvGetDeviceList.HANDLE.invokeExact(callState, num_devices);
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
@@ -135,7 +207,7 @@ public final class ErrnoCalls {
      */
     public static MemorySegment ibv_open_device(MemorySegment callState, MemorySegment device) {
         try {
-            return (MemorySegment) IBV_OPEN_DEVICE.invokeExact(callState, device);
+            return (MemorySegment) IbvOpenDevice.HANDLE.invokeExact(callState, device);
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
@@ -149,7 +221,7 @@ public final class ErrnoCalls {
      */
     public static MemorySegment ibv_alloc_pd(MemorySegment callState, MemorySegment context) {
         try {
-            return (MemorySegment) IBV_ALLOC_PD.invokeExact(callState, context);
+            return (MemorySegment) IbvAllocPd.HANDLE.invokeExact(callState, context);
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
@@ -163,7 +235,7 @@ public final class ErrnoCalls {
      */
     public static MemorySegment ibv_reg_mr(MemorySegment callState, MemorySegment pd, MemorySegment addr, long length, int access) {
         try {
-            return (MemorySegment) IBV_REG_MR.invokeExact(callState, pd, addr, length, access);
+            return (MemorySegment) IbvRegMr.HANDLE.invokeExact(callState, pd, addr, length, access);
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
@@ -177,7 +249,7 @@ public final class ErrnoCalls {
      */
     public static MemorySegment ibv_create_comp_channel(MemorySegment callState, MemorySegment context) {
         try {
-            return (MemorySegment) IBV_CREATE_COMP_CHANNEL.invokeExact(callState, context);
+            return (MemorySegment) IbvCreateCompChannel.HANDLE.invokeExact(callState, context);
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
@@ -191,7 +263,7 @@ public final class ErrnoCalls {
      */
     public static MemorySegment ibv_create_cq(MemorySegment callState, MemorySegment context, int cqe, MemorySegment cq_context, MemorySegment channel, int comp_vector) {
         try {
-            return (MemorySegment) IBV_CREATE_CQ.invokeExact(callState, context, cqe, cq_context, channel, comp_vector);
+            return (MemorySegment) IbvCreateCq.HANDLE.invokeExact(callState, context, cqe, cq_context, channel, comp_vector);
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
@@ -205,7 +277,7 @@ public final class ErrnoCalls {
      */
     public static MemorySegment ibv_create_qp(MemorySegment callState, MemorySegment pd, MemorySegment qp_init_attr) {
         try {
-            return (MemorySegment) IBV_CREATE_QP.invokeExact(callState, pd, qp_init_attr);
+            return (MemorySegment) IbvCreateQp.HANDLE.invokeExact(callState, pd, qp_init_attr);
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
@@ -220,7 +292,7 @@ public final class ErrnoCalls {
      */
     public static int ibv_get_cq_event(MemorySegment callState, MemorySegment channel, MemorySegment cq, MemorySegment cq_context) {
         try {
-            return (int) IBV_GET_CQ_EVENT.invokeExact(callState, channel, cq, cq_context);
+            return (int) IbvGetCqEvent.HANDLE.invokeExact(callState, channel, cq, cq_context);
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
@@ -235,7 +307,7 @@ public final class ErrnoCalls {
      */
     public static int ibv_get_async_event(MemorySegment callState, MemorySegment context, MemorySegment event) {
         try {
-            return (int) IBV_GET_ASYNC_EVENT.invokeExact(callState, context, event);
+            return (int) IbvGetAsyncEvent.HANDLE.invokeExact(callState, context, event);
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
@@ -249,7 +321,7 @@ public final class ErrnoCalls {
      */
     public static MemorySegment rdma_create_event_channel(MemorySegment callState) {
         try {
-            return (MemorySegment) RDMA_CREATE_EVENT_CHANNEL.invokeExact(callState);
+            return (MemorySegment) RdmaCreateEventChannel.HANDLE.invokeExact(callState);
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
@@ -263,7 +335,7 @@ public final class ErrnoCalls {
      */
     public static int rdma_create_id(MemorySegment callState, MemorySegment channel, MemorySegment id, MemorySegment context, int ps) {
         try {
-            return (int) RDMA_CREATE_ID.invokeExact(callState, channel, id, context, ps);
+            return (int) RdmaCreateId.HANDLE.invokeExact(callState, channel, id, context, ps);
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
@@ -278,7 +350,7 @@ public final class ErrnoCalls {
      */
     public static int rdma_bind_addr(MemorySegment callState, MemorySegment id, MemorySegment addr) {
         try {
-            return (int) RDMA_BIND_ADDR.invokeExact(callState, id, addr);
+            return (int) RdmaBindAddr.HANDLE.invokeExact(callState, id, addr);
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
@@ -292,7 +364,7 @@ public final class ErrnoCalls {
      */
     public static int rdma_resolve_addr(MemorySegment callState, MemorySegment id, MemorySegment src_addr, MemorySegment dst_addr, int timeout_ms) {
         try {
-            return (int) RDMA_RESOLVE_ADDR.invokeExact(callState, id, src_addr, dst_addr, timeout_ms);
+            return (int) RdmaResolveAddr.HANDLE.invokeExact(callState, id, src_addr, dst_addr, timeout_ms);
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
@@ -306,7 +378,7 @@ public final class ErrnoCalls {
      */
     public static int rdma_resolve_route(MemorySegment callState, MemorySegment id, int timeout_ms) {
         try {
-            return (int) RDMA_RESOLVE_ROUTE.invokeExact(callState, id, timeout_ms);
+            return (int) RdmaResolveRoute.HANDLE.invokeExact(callState, id, timeout_ms);
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
@@ -320,7 +392,7 @@ public final class ErrnoCalls {
      */
     public static int rdma_create_qp(MemorySegment callState, MemorySegment id, MemorySegment pd, MemorySegment qp_init_attr) {
         try {
-            return (int) RDMA_CREATE_QP.invokeExact(callState, id, pd, qp_init_attr);
+            return (int) RdmaCreateQp.HANDLE.invokeExact(callState, id, pd, qp_init_attr);
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
@@ -334,7 +406,7 @@ public final class ErrnoCalls {
      */
     public static int rdma_connect(MemorySegment callState, MemorySegment id, MemorySegment conn_param) {
         try {
-            return (int) RDMA_CONNECT.invokeExact(callState, id, conn_param);
+            return (int) RdmaConnect.HANDLE.invokeExact(callState, id, conn_param);
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
@@ -348,7 +420,7 @@ public final class ErrnoCalls {
      */
     public static int rdma_listen(MemorySegment callState, MemorySegment id, int backlog) {
         try {
-            return (int) RDMA_LISTEN.invokeExact(callState, id, backlog);
+            return (int) RdmaListen.HANDLE.invokeExact(callState, id, backlog);
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
@@ -362,7 +434,7 @@ public final class ErrnoCalls {
      */
     public static int rdma_accept(MemorySegment callState, MemorySegment id, MemorySegment conn_param) {
         try {
-            return (int) RDMA_ACCEPT.invokeExact(callState, id, conn_param);
+            return (int) RdmaAccept.HANDLE.invokeExact(callState, id, conn_param);
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
@@ -376,7 +448,7 @@ public final class ErrnoCalls {
      */
     public static int rdma_reject(MemorySegment callState, MemorySegment id, MemorySegment private_data, byte private_data_len) {
         try {
-            return (int) RDMA_REJECT.invokeExact(callState, id, private_data, private_data_len);
+            return (int) RdmaReject.HANDLE.invokeExact(callState, id, private_data, private_data_len);
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
@@ -390,7 +462,7 @@ public final class ErrnoCalls {
      */
     public static int rdma_disconnect(MemorySegment callState, MemorySegment id) {
         try {
-            return (int) RDMA_DISCONNECT.invokeExact(callState, id);
+            return (int) RdmaDisconnect.HANDLE.invokeExact(callState, id);
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
@@ -405,7 +477,7 @@ public final class ErrnoCalls {
      */
     public static int rdma_get_cm_event(MemorySegment callState, MemorySegment channel, MemorySegment event) {
         try {
-            return (int) RDMA_GET_CM_EVENT.invokeExact(callState, channel, event);
+            return (int) RdmaGetCmEvent.HANDLE.invokeExact(callState, channel, event);
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
@@ -419,7 +491,7 @@ public final class ErrnoCalls {
      */
     public static int rdma_set_option(MemorySegment callState, MemorySegment id, int level, int optname, MemorySegment optval, long optlen) {
         try {
-            return (int) RDMA_SET_OPTION.invokeExact(callState, id, level, optname, optval, optlen);
+            return (int) RdmaSetOption.HANDLE.invokeExact(callState, id, level, optname, optval, optlen);
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
@@ -433,7 +505,7 @@ public final class ErrnoCalls {
      */
     public static int rdma_migrate_id(MemorySegment callState, MemorySegment id, MemorySegment channel) {
         try {
-            return (int) RDMA_MIGRATE_ID.invokeExact(callState, id, channel);
+            return (int) RdmaMigrateId.HANDLE.invokeExact(callState, id, channel);
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {

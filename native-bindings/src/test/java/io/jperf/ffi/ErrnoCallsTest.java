@@ -12,12 +12,15 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodType;
+import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.BeforeAll;
@@ -50,8 +53,12 @@ class ErrnoCallsTest {
             if (!Modifier.isPublic(method.getModifiers()) || helpers.contains(method.getName())) {
                 continue;
             }
-            MethodHandle handle = (MethodHandle) ErrnoCalls.class
-                    .getDeclaredField(method.getName().toUpperCase(Locale.ROOT)).get(null);
+            // ibv_get_device_list's handle is IbvGetDeviceList.HANDLE, linked when that holder initialises
+            String holder = Arrays.stream(method.getName().split("_"))
+                    .map(w -> Character.toUpperCase(w.charAt(0)) + w.substring(1)).collect(Collectors.joining());
+            Field field = Class.forName(ErrnoCalls.class.getName() + "$" + holder).getDeclaredField("HANDLE");
+            field.setAccessible(true);
+            MethodHandle handle = (MethodHandle) field.get(null);
             // captureCallState prepends the call-state segment, exactly like the method does.
             assertEquals(MethodType.methodType(method.getReturnType(), method.getParameterTypes()), handle.type(),
                     method.getName());
