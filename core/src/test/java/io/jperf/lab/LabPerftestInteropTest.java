@@ -5,10 +5,6 @@ import io.jperf.engine.WriteTest;
 import io.jperf.engine.WriteTestResult;
 import io.jperf.options.TestKind;
 import io.jperf.options.TestOptions;
-import io.jperf.verbs.Context;
-import io.jperf.verbs.GidEntry;
-import io.jperf.verbs.GidSelection;
-import io.jperf.verbs.Rdma;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
@@ -16,8 +12,6 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.TestFactory;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -110,16 +104,11 @@ class LabPerftestInteropTest {
 
     @BeforeAll
     static void findTheLabEnds() {
-        GidEntry s;
-        GidEntry c;
-        try (Context server = Rdma.open(SERVER_DEV); Context client = Rdma.open(CLIENT_DEV)) {
-            s = GidSelection.perftestDefault(server.queryPort(1)).orElseThrow();
-            c = GidSelection.perftestDefault(client.queryPort(1)).orElseThrow();
-        }
-        serverIp = s.ipAddress().orElseThrow().getHostAddress();
-        clientIp = c.ipAddress().orElseThrow().getHostAddress();
-        serverGid = s.index();
-        clientGid = c.index();
+        LabEnds ends = LabEnds.find();
+        serverIp = ends.serverIp();
+        clientIp = ends.clientIp();
+        serverGid = ends.serverGid();
+        clientGid = ends.clientGid();
     }
 
     @AfterAll
@@ -187,7 +176,7 @@ class LabPerftestInteropTest {
 
     /** Both ends in the same mode: both must exit cleanly with a result. */
     private String runPair(Cell cell) throws Exception {
-        int port = freePort();
+        int port = LabEnds.freePort();
         CompletableFuture<WriteTestResult> jperfServer = null;
         Process perftestServer = null;
         if (cell.server() == Peer.JPERF) {
@@ -225,7 +214,7 @@ class LabPerftestInteropTest {
 
     /** The ends' modes differ: jperf must fail within seconds naming the peer, and perftest must stop too. */
     private String runMismatch(Cell cell) throws Exception {
-        int port = freePort();
+        int port = LabEnds.freePort();
         long t0;
         String message;
         Process perftest;
@@ -387,9 +376,4 @@ class LabPerftestInteropTest {
         return p.exitValue();
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
-    }
 }

@@ -75,7 +75,7 @@ class LabServeHostileTest {
         Files.writeString(token, SECRET + "\n");
         Files.setPosixFilePermissions(token, PosixFilePermissions.fromString("rw-------"));
         AuthSecret secret = AuthSecret.of(SECRET, "test");
-        int port = freePort();
+        int port = LabEnds.freePort();
 
         ProcessBuilder pb = new ProcessBuilder(Path.of(repo, "jperf").toString(), "serve", "-p", Integer.toString(port),
                 "-d", SERVER_DEV, "--timeout", Integer.toString(TIMEOUT_S), "--max-duration", Integer.toString(MAX_DURATION_S),
@@ -288,9 +288,4 @@ class LabServeHostileTest {
         return dir.resolve("serve-hostile.txt");
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket probe = new ServerSocket(0)) {
-            return probe.getLocalPort();
-        }
-    }
 }

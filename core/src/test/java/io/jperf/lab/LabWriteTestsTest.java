@@ -7,17 +7,11 @@ import io.jperf.options.TestKind;
 import io.jperf.options.TestOptions;
 import io.jperf.result.BandwidthResult;
 import io.jperf.result.LatencyResult;
-import io.jperf.verbs.Context;
-import io.jperf.verbs.GidEntry;
-import io.jperf.verbs.GidSelection;
-import io.jperf.verbs.Rdma;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -46,15 +40,10 @@ class LabWriteTestsTest {
 
     @BeforeAll
     static void findTheLabEnds() {
-        GidEntry s;
-        GidEntry c;
-        try (Context server = Rdma.open(SERVER_DEV); Context client = Rdma.open(CLIENT_DEV)) {
-            s = GidSelection.perftestDefault(server.queryPort(1)).orElseThrow();
-            c = GidSelection.perftestDefault(client.queryPort(1)).orElseThrow();
-        }
-        serverIp = s.ipAddress().orElseThrow().getHostAddress();
-        serverGid = s.index();
-        clientGid = c.index();
+        LabEnds ends = LabEnds.find();
+        serverIp = ends.serverIp();
+        serverGid = ends.serverGid();
+        clientGid = ends.clientGid();
     }
 
     private static TestOptions.Builder options(TestKind kind) {
@@ -128,7 +117,7 @@ class LabWriteTestsTest {
 
     @Test
     void aParameterMismatchIsRefusedOnBothEnds() throws Exception {
-        int port = freePort();
+        int port = LabEnds.freePort();
         TestOptions server = TestOptions.builder(TestKind.WRITE_BW).device(SERVER_DEV).port(port).size(4096)
                 .iterations(200).build();
         CompletableFuture<WriteTestResult> serving = CompletableFuture.supplyAsync(
@@ -143,7 +132,7 @@ class LabWriteTestsTest {
 
     @Test
     void jperfClientAgainstDebiansIbWriteBwServer() throws Exception {
-        int port = freePort();
+        int port = LabEnds.freePort();
         Process perftest = perftest("ib_write_bw", SERVER_DEV, serverGid, port, null);
         WriteTestResult r = WriteTest.of(options(TestKind.WRITE_BW).port(port).serverHost(serverIp).build())
                 .timeout(TIMEOUT).run();
@@ -155,7 +144,7 @@ class LabWriteTestsTest {
 
     @Test
     void jperfClientAgainstDebiansIbWriteLatServer() throws Exception {
-        int port = freePort();
+        int port = LabEnds.freePort();
         Process perftest = perftest("ib_write_lat", SERVER_DEV, serverGid, port, null);
         WriteTestResult r = WriteTest.of(options(TestKind.WRITE_LAT).port(port).serverHost(serverIp).build())
                 .timeout(TIMEOUT).run();
@@ -166,7 +155,7 @@ class LabWriteTestsTest {
 
     @Test
     void debiansIbWriteBwClientAgainstAJperfServer() throws Exception {
-        int port = freePort();
+        int port = LabEnds.freePort();
         TestOptions server = TestOptions.builder(TestKind.WRITE_BW).device(SERVER_DEV).port(port).iterations(200).build();
         CompletableFuture<WriteTestResult> serving = CompletableFuture.supplyAsync(
                 () -> WriteTest.of(server).timeout(TIMEOUT).run());
@@ -182,7 +171,7 @@ class LabWriteTestsTest {
 
     @Test
     void debiansIbWriteLatClientAgainstAJperfServer() throws Exception {
-        int port = freePort();
+        int port = LabEnds.freePort();
         TestOptions server = TestOptions.builder(TestKind.WRITE_LAT).device(SERVER_DEV).port(port).iterations(200).build();
         CompletableFuture<WriteTestResult> serving = CompletableFuture.supplyAsync(
                 () -> WriteTest.of(server).timeout(TIMEOUT).run());
@@ -212,9 +201,4 @@ class LabWriteTestsTest {
         return p.exitValue();
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
-    }
 }
