@@ -82,8 +82,11 @@ public final class JperfServer implements AutoCloseable {
     /** Threads answering busy refusals, and connections waiting for one; more are closed at once. */
     private static final int BUSY_ANSWERERS = 2;
     private static final int BUSY_WAITING = 8;
-    /** How long a new connection waits for the serving thread before it is answered busy. */
-    private static final Duration HANDOFF_WAIT = Duration.ofMillis(250);
+    /**
+     * How long a new connection waits for the serving thread before it is answered busy: covers the
+     * previous session's clean-up (closing QPs, CQ, MR and the device takes a moment).
+     */
+    private static final Duration HANDOFF_WAIT = Duration.ofSeconds(1);
     private static final Duration ACCEPT_POLL = Duration.ofSeconds(1);
     /** After a deadline passed, how long the session may take to notice before it is stopped. */
     private static final long ABORT_GRACE_NANOS = Duration.ofSeconds(1).toNanos();
