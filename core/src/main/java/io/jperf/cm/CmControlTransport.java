@@ -39,8 +39,9 @@ import java.util.concurrent.locks.LockSupport;
  * ({@link #limitMessagesTo}) is split; only jperf peers are sent such messages.
  *
  * <p>Lifecycle: {@link #connect} or {@link #accept} returns an established connection with its
- * receives posted; {@link #close} disconnects (the peer's pending receive completes with a flush
- * error, so a perftest waiting in it stops at once) and frees the QP, buffers and CQs. Threading: one
+ * receives posted; {@link #close} disconnects and frees the QP, buffers and CQs. A disconnect does
+ * not complete the peer's posted receive (only this end's QP goes to the error state), so a perftest
+ * waiting in one is stopped by {@link #abandon}'s oversized message instead. Threading: one
  * thread drives a transport; not thread-safe.
  */
 public final class CmControlTransport implements ControlTransport {
@@ -48,7 +49,12 @@ public final class CmControlTransport implements ControlTransport {
     static final int RECEIVES = 16;
     private static final int SLOT = ControlChannel.JPERF_CM_RECEIVE;
     private static final long SEND_ID = -1L;
-    private static final Duration ABANDON_WAIT = Duration.ofMillis(500);
+    /**
+     * How long {@link #abandon} waits for its oversized message to be taken. perftest polls its control
+     * receive with no timeout and never looks at RDMA CM events, so that message is the only thing that
+     * stops it; a loaded (emulated) peer may take well over a second to post the receive it lands in.
+     */
+    private static final Duration ABANDON_WAIT = Duration.ofSeconds(5);
     private static final long RECV_WR_SIZE = ibv_recv_wr.sizeof();
     private static final long SGE_SIZE = ibv_sge.sizeof();
     /** perftest's control connection: no RDMA READ depth, transport and RNR retries 7 (RNR 7 = forever). */
@@ -186,6 +192,7 @@ public final class CmControlTransport implements ControlTransport {
             peerLimit = SLOT;
             Duration wait = readTimeout;
             readTimeout = ABANDON_WAIT;
+            hasDeadline = false; // an exchange that ran out of time still owes the peer its stop
             try {
                 send(new byte[SLOT], 0, SLOT, "breaking off");
             } catch (IOException | RuntimeException expected) {

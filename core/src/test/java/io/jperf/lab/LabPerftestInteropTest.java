@@ -247,8 +247,8 @@ class LabPerftestInteropTest {
         double seconds = (System.nanoTime() - t0) / 1e9;
         boolean stopped = perftest.waitFor(PERFTEST_STOPS_WITHIN.toSeconds(), TimeUnit.SECONDS);
         String perftestOut = output(perftest);
-        assertTrue(stopped, "perftest still ran " + PERFTEST_STOPS_WITHIN.toSeconds() + " s after jperf named it:\n"
-                + perftestOut);
+        assertTrue(stopped, String.format(Locale.ROOT, "perftest still ran %d s after jperf stopped in %.1f s with: %s%n"
+                + "perftest printed:%n%s", PERFTEST_STOPS_WITHIN.toSeconds(), seconds, message, perftestOut));
         int perftestExit = exit(perftest);
         assertTrue(message.contains("perftest " + cell.client().label) || message.contains("perftest " + cell.server().label),
                 "jperf names the peer's version: " + message);
