@@ -1,7 +1,7 @@
 package io.jperf.bench;
 
 import io.jperf.datapath.CompletionBatch;
-import io.jperf.datapath.WriteRequestList;
+import io.jperf.datapath.WorkRequestList;
 import io.jperf.engine.BandwidthLoop;
 import io.jperf.ffi.InlineVerbs;
 
@@ -68,10 +68,10 @@ public class BandwidthLoopBenchmark {
         moderation = PostPollLoop.moderation(postList, cqMod);
         MemorySegment local = arena.allocate(64, 64);
         MemorySegment remote = arena.allocate(64, 64);
-        WriteRequestList list = new WriteRequestList(arena, postList, local.address(), SIZE, 0x1234, remote.address(),
+        WorkRequestList list = new WorkRequestList(arena, postList, local.address(), SIZE, 0x1234, remote.address(),
                 0x5678, false);
         loop = new BandwidthLoop(new MemorySegment[] {InlineVerbs.postSendFn(stub.qp())},
-                new MemorySegment[] {stub.qp()}, new WriteRequestList[] {list}, InlineVerbs.pollCqFn(stub.cq()),
+                new MemorySegment[] {stub.qp()}, new WorkRequestList[] {list}, InlineVerbs.pollCqFn(stub.cq()),
                 stub.cq(), new CompletionBatch(arena, 16), 0, TimeUnit.SECONDS.toNanos(10));
     }
 

@@ -1,6 +1,6 @@
 package io.jperf.bench;
 
-import io.jperf.datapath.WriteRequestList;
+import io.jperf.datapath.WorkRequestList;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
@@ -64,7 +64,7 @@ public class DataPathPiecesBenchmark {
     private static final int CALLS = 1000;
 
     private Arena arena;
-    private WriteRequestList wrs;
+    private WorkRequestList wrs;
     private long counter;
     private final long[] timestamps = new long[MASK + 1];
     private final long[] samples = new long[MASK + 1];
@@ -75,7 +75,7 @@ public class DataPathPiecesBenchmark {
     public void setUp() {
         arena = Arena.ofConfined();
         MemorySegment buffer = arena.allocate(64, 64);
-        wrs = new WriteRequestList(arena, LIST, buffer.address(), 65536, 1, buffer.address(), 2, false);
+        wrs = new WorkRequestList(arena, LIST, buffer.address(), 65536, 1, buffer.address(), 2, false);
         // A latency engine's histogram: 1 ns .. 1 hour at 3 significant digits; samples 1..100 us.
         histogram = new Histogram(TimeUnit.HOURS.toNanos(1), 3);
         SplittableRandom random = new SplittableRandom(42);
@@ -92,7 +92,7 @@ public class DataPathPiecesBenchmark {
 
     /** Flip the signaled flag of one WR of a 32-WR list (read-modify-write of send_flags). */
     @Benchmark
-    public WriteRequestList patchSignaled() {
+    public WorkRequestList patchSignaled() {
         long i = counter++;
         wrs.setSignaled((int) (i & (LIST - 1)), (i & 1) == 0);
         return wrs;
@@ -100,7 +100,7 @@ public class DataPathPiecesBenchmark {
 
     /** Set the wr_id of one WR. */
     @Benchmark
-    public WriteRequestList patchWrId() {
+    public WorkRequestList patchWrId() {
         long i = counter++;
         wrs.setWrId((int) (i & (LIST - 1)), i);
         return wrs;
@@ -108,7 +108,7 @@ public class DataPathPiecesBenchmark {
 
     /** Set the remote address of one WR. */
     @Benchmark
-    public WriteRequestList patchRemoteAddress() {
+    public WorkRequestList patchRemoteAddress() {
         long i = counter++;
         wrs.setRemoteAddress((int) (i & (LIST - 1)), 0x10000L + (i << 6));
         return wrs;
@@ -116,7 +116,7 @@ public class DataPathPiecesBenchmark {
 
     /** All three patches on one WR, as a loop iteration that posts one WR would do. */
     @Benchmark
-    public WriteRequestList patchAll() {
+    public WorkRequestList patchAll() {
         long i = counter++;
         int wr = (int) (i & (LIST - 1));
         wrs.setSignaled(wr, (i & 1) == 0);

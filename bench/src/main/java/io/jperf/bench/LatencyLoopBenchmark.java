@@ -1,7 +1,7 @@
 package io.jperf.bench;
 
 import io.jperf.datapath.CompletionBatch;
-import io.jperf.datapath.WriteRequestList;
+import io.jperf.datapath.WorkRequestList;
 import io.jperf.engine.LatencyLoop;
 import io.jperf.ffi.InlineVerbs;
 
@@ -61,7 +61,7 @@ public class LatencyLoopBenchmark {
         stub.executeWrites(true);
         MemorySegment send = arena.allocate(Math.max(size, 64), 64);
         MemorySegment receive = arena.allocate(Math.max(size, 64), 64);
-        WriteRequestList write = new WriteRequestList(arena, 1, send.address(), size, 0x1234, receive.address(), 0x5678,
+        WorkRequestList write = new WorkRequestList(arena, 1, send.address(), size, 0x1234, receive.address(), 0x5678,
                 false);
         loop = new LatencyLoop(InlineVerbs.postSendFn(stub.qp()), stub.qp(), write, InlineVerbs.pollCqFn(stub.cq()),
                 stub.cq(), new CompletionBatch(arena, 16), send, receive, ROUNDS, TimeUnit.SECONDS.toNanos(10));

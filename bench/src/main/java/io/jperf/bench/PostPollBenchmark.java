@@ -23,7 +23,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * always-ready fake device, so the provider costs the same few nanoseconds on both sides):
  * <ul>
  *   <li>{@link #javaLoop}: perftest's write_bw post/poll loop through jperf's
- *       {@code WriteRequestList} + {@code CompletionBatch} + {@code InlineVerbs}
+ *       {@code WorkRequestList} + {@code CompletionBatch} + {@code InlineVerbs}
  *       ({@link PostPollLoop});</li>
  *   <li>{@link #cBaseline}: the same loop in C ({@code jperf_stub_c_loop}), called once per
  *       invocation, through the same provider function pointers.</li>

@@ -1,7 +1,7 @@
 package io.jperf.bench;
 
 import io.jperf.datapath.CompletionBatch;
-import io.jperf.datapath.WriteRequestList;
+import io.jperf.datapath.WorkRequestList;
 import io.jperf.ffi.InlineVerbs;
 
 import java.lang.foreign.Arena;
@@ -9,7 +9,7 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * The Java side of the post/poll comparison: perftest's write_bw loop (run_iter_bw,
- * iterations mode, one QP) written with jperf's data-path pieces, {@link WriteRequestList},
+ * iterations mode, one QP) written with jperf's data-path pieces, {@link WorkRequestList},
  * {@link CompletionBatch} and {@link InlineVerbs}. Against a {@link StubProvider} it is the
  * statement-for-statement twin of {@code jperf_stub_c_loop} in {@code src/main/c/stub_c_loop.c},
  * so the ratio of the two measures what Java adds on the data path, not a different algorithm.
@@ -32,7 +32,7 @@ public final class PostPollLoop {
     /** Completions polled per {@code poll_cq}: perftest's {@code CTX_POLL_BATCH}. */
     public static final int POLL_BATCH = 16;
 
-    private final WriteRequestList wrs;
+    private final WorkRequestList wrs;
     private final CompletionBatch completions;
     private final MemorySegment postSendFn;
     private final MemorySegment pollCqFn;
@@ -66,7 +66,7 @@ public final class PostPollLoop {
         this.moderation = moderation(postList, cqMod);
         this.txDepth = txDepth;
         this.last = postList - 1;
-        this.wrs = new WriteRequestList(arena, postList, localAddr, size, lkey, remoteAddr, rkey, false);
+        this.wrs = new WorkRequestList(arena, postList, localAddr, size, lkey, remoteAddr, rkey, false);
         if (postList > 1) {
             wrs.setSignaled(last, true);
         }
@@ -119,7 +119,7 @@ public final class PostPollLoop {
         final int moderation = this.moderation;
         final int txDepth = this.txDepth;
         final int last = this.last;
-        final WriteRequestList wrs = this.wrs;
+        final WorkRequestList wrs = this.wrs;
         final CompletionBatch completions = this.completions;
         final MemorySegment postSendFn = this.postSendFn;
         final MemorySegment pollCqFn = this.pollCqFn;

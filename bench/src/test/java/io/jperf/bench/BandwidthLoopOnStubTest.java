@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jperf.bench.StubProvider.Counter;
 import io.jperf.datapath.CompletionBatch;
-import io.jperf.datapath.WriteRequestList;
+import io.jperf.datapath.WorkRequestList;
 import io.jperf.engine.BandwidthLoop;
 import io.jperf.ffi.InlineVerbs;
 
@@ -124,9 +124,9 @@ class BandwidthLoopOnStubTest {
         int txDepth = BandwidthLoopBenchmark.TX_DEPTH / 2;
         try (Arena arena = Arena.ofConfined(); StubProvider stub = StubProvider.create(BandwidthLoopBenchmark.TX_DEPTH)) {
             MemorySegment buffer = arena.allocate(128, 64);
-            WriteRequestList[] lists = new WriteRequestList[2];
+            WorkRequestList[] lists = new WorkRequestList[2];
             for (int q = 0; q < 2; q++) {
-                lists[q] = new WriteRequestList(arena, postList, buffer.address(), 64, 1, buffer.address() + 64, 2, false);
+                lists[q] = new WorkRequestList(arena, postList, buffer.address(), 64, 1, buffer.address() + 64, 2, false);
             }
             MemorySegment postFn = InlineVerbs.postSendFn(stub.qp());
             BandwidthLoop loop = new BandwidthLoop(new MemorySegment[] {postFn, postFn},
@@ -150,10 +150,10 @@ class BandwidthLoopOnStubTest {
 
     private static BandwidthLoop loopOnStub(Arena arena, StubProvider stub, int postList, int maxTimestamps) {
         MemorySegment buffer = arena.allocate(128, 64);
-        WriteRequestList list = new WriteRequestList(arena, postList, buffer.address(), 64, 1,
+        WorkRequestList list = new WorkRequestList(arena, postList, buffer.address(), 64, 1,
                 buffer.address() + 64, 2, false);
         return new BandwidthLoop(new MemorySegment[] {InlineVerbs.postSendFn(stub.qp())},
-                new MemorySegment[] {stub.qp()}, new WriteRequestList[] {list}, InlineVerbs.pollCqFn(stub.cq()),
+                new MemorySegment[] {stub.qp()}, new WorkRequestList[] {list}, InlineVerbs.pollCqFn(stub.cq()),
                 stub.cq(), new CompletionBatch(arena, 16), maxTimestamps, TimeUnit.SECONDS.toNanos(10));
     }
 }

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jperf.bench.StubProvider.Counter;
 import io.jperf.datapath.CompletionBatch;
-import io.jperf.datapath.WriteRequestList;
+import io.jperf.datapath.WorkRequestList;
 import io.jperf.engine.LatencyLoop;
 import io.jperf.ffi.InlineVerbs;
 
@@ -26,7 +26,7 @@ class LatencyLoopOnStubTest {
             MemorySegment from = arena.allocate(64, 64);
             MemorySegment to = arena.allocate(64, 64);
             from.set(ValueLayout.JAVA_BYTE, 9, (byte) 42);
-            WriteRequestList write = new WriteRequestList(arena, 1, from.address(), 10, 1, to.address(), 2, false);
+            WorkRequestList write = new WorkRequestList(arena, 1, from.address(), 10, 1, to.address(), 2, false);
             assertEquals(0, write.post(InlineVerbs.postSendFn(stub.qp()), stub.qp()));
             assertEquals(0, to.get(ValueLayout.JAVA_BYTE, 9), "writes are not executed by default");
             stub.executeWrites(true);
@@ -41,7 +41,7 @@ class LatencyLoopOnStubTest {
             stub.executeWrites(true);
             MemorySegment send = arena.allocate(64, 64);
             MemorySegment receive = arena.allocate(64, 64);
-            WriteRequestList write = new WriteRequestList(arena, 1, send.address(), 2, 1, receive.address(), 2, false);
+            WorkRequestList write = new WorkRequestList(arena, 1, send.address(), 2, 1, receive.address(), 2, false);
             LatencyLoop loop = new LatencyLoop(InlineVerbs.postSendFn(stub.qp()), stub.qp(), write,
                     InlineVerbs.pollCqFn(stub.cq()), stub.cq(), new CompletionBatch(arena, 16), send, receive, ROUNDS,
                     TimeUnit.SECONDS.toNanos(5));
@@ -58,6 +58,38 @@ class LatencyLoopOnStubTest {
             assertEquals(ROUNDS, stub.counter(Counter.POSTED_WRS));
             assertEquals(ROUNDS, stub.counter(Counter.POLLED));
             assertEquals(0, stub.cqPending());
+        }
+    }
+
+    @Test
+    void aRequesterOnlyLoopPostsAndPollsOncePerRoundAndLeavesTheBuffersAlone() {
+        try (Arena arena = Arena.ofConfined(); StubProvider stub = StubProvider.create(16)) {
+            MemorySegment local = arena.allocate(64, 64);
+            MemorySegment remote = arena.allocate(64, 64);
+            WorkRequestList read = new WorkRequestList(arena, WorkRequestList.Opcode.RDMA_READ, 1, local.address(), 2, 1,
+                    remote.address(), 2, false);
+            assertEquals(4, read.head().get(ValueLayout.JAVA_INT, io.jperf.ffi.generated.ibv_send_wr.opcode$offset()),
+                    "IBV_WR_RDMA_READ");
+            LatencyLoop loop = new LatencyLoop(InlineVerbs.postSendFn(stub.qp()), stub.qp(), read, false,
+                    InlineVerbs.pollCqFn(stub.cq()), stub.cq(), new CompletionBatch(arena, 16), local, remote, ROUNDS,
+                    TimeUnit.SECONDS.toNanos(5));
+            assertTrue(loop.runIterations(ROUNDS, 2, false), "no peer is needed");
+            assertEquals(ROUNDS, loop.rounds());
+            assertEquals(ROUNDS, stub.counter(Counter.POSTED_WRS));
+            assertEquals(ROUNDS, stub.counter(Counter.POLLED));
+            long[] t = loop.timestamps();
+            for (int i = 1; i < ROUNDS; i++) {
+                assertTrue(t[i] >= t[i - 1], "one stamp per request, in order");
+            }
+            assertEquals(0, local.get(ValueLayout.JAVA_BYTE, 1), "no counter byte is written");
+        }
+    }
+
+    @Test
+    void anInlineReadIsRefused() {
+        try (Arena arena = Arena.ofConfined()) {
+            org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> new WorkRequestList(arena,
+                    WorkRequestList.Opcode.RDMA_READ, 1, 0x1000, 2, 1, 0x2000, 2, true));
         }
     }
 }

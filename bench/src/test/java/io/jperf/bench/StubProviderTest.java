@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jperf.bench.StubProvider.Counter;
 import io.jperf.datapath.CompletionBatch;
-import io.jperf.datapath.WriteRequestList;
+import io.jperf.datapath.WorkRequestList;
 import io.jperf.ffi.InlineVerbs;
 import io.jperf.ffi.generated.ibv_qp;
 import io.jperf.ffi.generated.ibv_recv_wr;
@@ -44,9 +44,9 @@ class StubProviderTest {
         arena.close();
     }
 
-    private WriteRequestList list(int length, int size) {
+    private WorkRequestList list(int length, int size) {
         MemorySegment buffer = arena.allocate(64, 64);
-        return new WriteRequestList(arena, length, buffer.address(), size, 7, buffer.address(), 9, false);
+        return new WorkRequestList(arena, length, buffer.address(), size, 7, buffer.address(), 9, false);
     }
 
     @Test
@@ -60,7 +60,7 @@ class StubProviderTest {
 
     @Test
     void eachSignaledWorkRequestYieldsOneCompletionWithItsWrId() {
-        WriteRequestList wr = list(1, 4096);
+        WorkRequestList wr = list(1, 4096);
         wr.setSignaled(0, true);
         int n = 20;
         for (int i = 0; i < n; i++) {
@@ -93,7 +93,7 @@ class StubProviderTest {
 
     @Test
     void unsignaledWorkRequestsAreAcceptedWithoutCompletion() {
-        WriteRequestList wr = list(8, 64);
+        WorkRequestList wr = list(8, 64);
         for (int i = 0; i < 8; i++) {
             wr.setWrId(i, i);
         }
@@ -112,7 +112,7 @@ class StubProviderTest {
         assertEquals(0, wc.poll(pollCq, stub.cq()));
         assertEquals(2, stub.counter(Counter.POLL_CQ_CALLS));
 
-        WriteRequestList quiet = list(4, 64);
+        WorkRequestList quiet = list(4, 64);
         assertEquals(0, quiet.post(postSend, stub.qp()));
         assertEquals(12, stub.counter(Counter.POSTED_WRS));
         assertEquals(2, stub.counter(Counter.COMPLETIONS));
@@ -121,7 +121,7 @@ class StubProviderTest {
 
     @Test
     void pollDrainsAtMostNumEntries() {
-        WriteRequestList wr = list(40, 64);
+        WorkRequestList wr = list(40, 64);
         for (int i = 0; i < 40; i++) {
             wr.setSignaled(i, true);
             wr.setWrId(i, i);
@@ -139,7 +139,7 @@ class StubProviderTest {
 
     @Test
     void aFullCqRefusesTheRestOfTheListWithEnomem() {
-        WriteRequestList wr = list(70, 64);
+        WorkRequestList wr = list(70, 64);
         for (int i = 0; i < 70; i++) {
             wr.setSignaled(i, true);
         }

@@ -31,7 +31,8 @@ import java.util.concurrent.Callable;
             "70:internal error (a bug; printed with its stack trace)"})
 public final class JperfCommand implements Callable<Integer> {
     /** The subcommands' names, in the order {@code jperf --help} lists them (then {@code help}). */
-    static final String[] SUBCOMMANDS = {"devices", "write-bw", "write-lat", "serve", "sweep", "doctor"};
+    static final String[] SUBCOMMANDS = {"devices", "write-bw", "write-lat", "read-bw", "read-lat", "serve", "sweep",
+        "doctor"};
 
     @Spec
     CommandSpec spec;
@@ -97,6 +98,8 @@ public final class JperfCommand implements Callable<Integer> {
             case "devices" -> new DevicesCommand();
             case "write-bw" -> new WriteBwCommand();
             case "write-lat" -> new WriteLatCommand();
+            case "read-bw" -> new ReadBwCommand();
+            case "read-lat" -> new ReadLatCommand();
             case "serve" -> new ServeCommand();
             case "sweep" -> new SweepCommand();
             case "doctor" -> new DoctorCommand();
@@ -109,6 +112,8 @@ public final class JperfCommand implements Callable<Integer> {
             case "devices" -> DevicesCommand.class;
             case "write-bw" -> WriteBwCommand.class;
             case "write-lat" -> WriteLatCommand.class;
+            case "read-bw" -> ReadBwCommand.class;
+            case "read-lat" -> ReadLatCommand.class;
             case "serve" -> ServeCommand.class;
             case "sweep" -> SweepCommand.class;
             case "doctor" -> DoctorCommand.class;

@@ -164,12 +164,9 @@ final class SweepCommand implements Callable<Integer> {
 
     /** Checks every option and builds the plan; {@link UsageException} (exit 2) naming the option otherwise. */
     SweepPlan plan() {
-        TestKind testKind = switch (kind.toLowerCase(Locale.ROOT)) {
-            case "write-bw", "write_bw", "ib_write_bw" -> TestKind.WRITE_BW;
-            case "write-lat", "write_lat", "ib_write_lat" -> TestKind.WRITE_LAT;
-            default -> throw new UsageException("sweep: the first argument is the test, write-bw or write-lat (got '"
-                    + kind + "')");
-        };
+        TestKind testKind = TestKind.byName(kind).orElseThrow(() -> new UsageException("sweep: the first argument"
+                + " is the test, one of " + java.util.Arrays.stream(TestKind.values()).map(TestKind::commandName)
+                .collect(java.util.stream.Collectors.joining(", ")) + " (got '" + kind + "')"));
         if (!testKind.isBandwidth()) {
             List<String> bwOnly = new ArrayList<>();
             if (bw.txDepth != null) {
@@ -261,7 +258,7 @@ final class SweepCommand implements Callable<Integer> {
     }
 
     private static String kindName(TestKind kind) {
-        return kind.isBandwidth() ? "write-bw" : "write-lat";
+        return kind.commandName();
     }
 
     /** One line per choice on stderr when it ends; warnings as they come. */

@@ -54,6 +54,9 @@ final class TestOptionsMixin {
     /** Set by write-lat's --hlog. */
     Path hlogFile;
 
+    /** Set by the read commands' -o (0: the device's maximum). */
+    int outstandingReads;
+
     /** The validated options, or an {@code OptionsException} naming the bad flag. */
     TestOptions toOptions(TestKind kind, BwFlags bw) {
         TestOptions.Builder b = TestOptions.builder(kind);
@@ -75,6 +78,7 @@ final class TestOptionsMixin {
         if (hlogFile != null) {
             b.hlogFile(hlogFile);
         }
+        b.outstandingReads(outstandingReads);
         if (bw != null) {
             bw.applyTo(b);
         }

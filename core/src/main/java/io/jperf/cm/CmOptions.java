@@ -68,6 +68,17 @@ public record CmOptions(Duration resolveTimeout, int resolveTries, OptionalInt t
                 : OptionalInt.of(tosOrNull), responderResources, initiatorDepth, retryCount, rnrRetryCount, privateData);
     }
 
+    /** librdmacm's "as many as the device allows" for responder resources and initiator depth. */
+    public static final int DEVICE_MAXIMUM = 0xff;
+
+    /**
+     * A copy whose responder resources and initiator depth are {@code reads} (RDMA READ and atomic tests;
+     * {@link #DEVICE_MAXIMUM} lets librdmacm take the device's maximum).
+     */
+    public CmOptions withOutstandingReads(int reads) {
+        return new CmOptions(resolveTimeout, resolveTries, tos, reads, reads, retryCount, rnrRetryCount, privateData);
+    }
+
     /** A copy with another per-try resolution timeout and number of tries. */
     public CmOptions withResolve(Duration timeout, int tries) {
         return new CmOptions(timeout, tries, tos, responderResources, initiatorDepth, retryCount, rnrRetryCount,

@@ -1,7 +1,7 @@
 package io.jperf.engine;
 
 import io.jperf.datapath.CompletionBatch;
-import io.jperf.datapath.WriteRequestList;
+import io.jperf.datapath.WorkRequestList;
 
 import java.lang.foreign.MemorySegment;
 
@@ -30,7 +30,7 @@ public final class BandwidthLoop {
     private final MemorySegment[] postFns;
     /** Per QP, its {@code ibv_qp*} as an address (read once: the hot loop makes no interface call for it). */
     private final long[] qps;
-    private final WriteRequestList[] lists;
+    private final WorkRequestList[] lists;
     private final MemorySegment pollFn;
     private final long cq;
     private final CompletionBatch wcs;
@@ -75,7 +75,7 @@ public final class BandwidthLoop {
      * @param maxTimestamps capacity of the timestamp arrays (iterations x QPs), 0 for none
      * @param stallNanos    give up when no completion arrives for this long
      */
-    public BandwidthLoop(MemorySegment[] postFns, MemorySegment[] qps, WriteRequestList[] lists, MemorySegment pollFn,
+    public BandwidthLoop(MemorySegment[] postFns, MemorySegment[] qps, WorkRequestList[] lists, MemorySegment pollFn,
                          MemorySegment cq, CompletionBatch wcs, int maxTimestamps, long stallNanos) {
         this.numQps = qps.length;
         if (postFns.length != numQps || lists.length != numQps || numQps == 0) {
@@ -282,7 +282,7 @@ public final class BandwidthLoop {
         if (sentTotal == 0 && !stamp) {
             firstPost = System.nanoTime();
         }
-        WriteRequestList list = lists[q];
+        WorkRequestList list = lists[q];
         MemorySegment postFn = postFns[q];
         long qp = qps[q];
         long from = sent;
@@ -305,7 +305,7 @@ public final class BandwidthLoop {
      *
      * @return the new count of posted work requests (short of {@code stop} only after a failed post)
      */
-    private long postRun(WriteRequestList list, MemorySegment postFn, long qp, int postList, long sent, long stop) {
+    private long postRun(WorkRequestList list, MemorySegment postFn, long qp, int postList, long sent, long stop) {
         while (sent < stop) {
             int rc = list.post(postFn, qp);
             if (rc != 0) {
@@ -324,7 +324,7 @@ public final class BandwidthLoop {
      * unpatched after it. The same writes are signalled as in {@link #patchAndPost}: every
      * {@code cqMod}-th, and the last of the run.
      */
-    private long postSingles(int q, WriteRequestList list, MemorySegment postFn, long qp, long sent, long stop,
+    private long postSingles(int q, WorkRequestList list, MemorySegment postFn, long qp, long sent, long stop,
                              int cqMod) {
         long last = iterations - 1;
         long since = sinceSignal[q];
@@ -372,7 +372,7 @@ public final class BandwidthLoop {
      *
      * @return the new count of posted work requests of QP {@code q}
      */
-    private long patchAndPost(int q, WriteRequestList list, MemorySegment postFn, long qp, long sent, long stop,
+    private long patchAndPost(int q, WorkRequestList list, MemorySegment postFn, long qp, long sent, long stop,
                               int cqMod, boolean stamp) {
         boolean[] flags = signaledFlags[q];
         int postList = flags.length;

@@ -1,7 +1,7 @@
 package io.jperf.engine;
 
 import io.jperf.datapath.CompletionBatch;
-import io.jperf.datapath.WriteRequestList;
+import io.jperf.datapath.WorkRequestList;
 import io.jperf.options.TestOptions;
 import io.jperf.result.BandwidthResult;
 import io.jperf.stats.BandwidthStats;
@@ -18,8 +18,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * ib_write_bw's measurement: the client (and both ends with -b) runs the {@link BandwidthLoop}
- * for each message size; a unidirectional server waits for the client's report.
+ * ib_write_bw's and ib_read_bw's measurement: the client (and both ends with -b) runs the
+ * {@link BandwidthLoop} for each message size; a unidirectional server waits for the client's report.
  */
 final class BandwidthMeasurement implements Measurement {
     /** The slowest rate a peer is assumed to sustain when bounding how long a server waits. */
@@ -59,12 +59,13 @@ final class BandwidthMeasurement implements Measurement {
             int numQps = endpoint.qps().size();
             MemorySegment[] postFns = new MemorySegment[numQps];
             MemorySegment[] qps = new MemorySegment[numQps];
-            WriteRequestList[] lists = new WriteRequestList[numQps];
+            WorkRequestList[] lists = new WorkRequestList[numQps];
             for (int q = 0; q < numQps; q++) {
                 QueuePair qp = endpoint.qps().get(q);
                 postFns[q] = qp.postSendFunction();
                 qps[q] = qp.handle();
-                lists[q] = new WriteRequestList(arena, options.postList(), endpoint.sendAddress(q),
+                lists[q] = new WorkRequestList(arena, Measurement.opcode(options.kind().verb()), options.postList(),
+                        endpoint.sendAddress(q),
                         (int) options.size(), endpoint.lkey(), remote.get(q).vaddr(), remote.get(q).rkey(), false);
             }
             int stamps = options.peakEnabled() ? options.iterations() * numQps : 0;
@@ -105,7 +106,7 @@ final class BandwidthMeasurement implements Measurement {
         long compiled = plan.compiled();
         while (true) {
             if (!loop.runDuration(0, plan.sliceNanos(), 0, options.txDepth(), options.cqModeration())) {
-                throw Measurement.failure("RDMA WRITE warm-up", loop.errors(), loop.stalled(), timeout);
+                throw Measurement.failure(options.kind().verb().displayName() + " warm-up", loop.errors(), loop.stalled(), timeout);
             }
             long now = plan.compiled();
             long elapsed = System.nanoTime() - start;
@@ -117,8 +118,8 @@ final class BandwidthMeasurement implements Measurement {
         }
     }
 
-    private void setSize(WriteRequestList[] lists, long size) {
-        for (WriteRequestList list : lists) {
+    private void setSize(WorkRequestList[] lists, long size) {
+        for (WorkRequestList list : lists) {
             for (int j = 0; j < list.length(); j++) {
                 list.setLength(j, (int) size);
                 list.setInline(j, size <= endpoint.inlineSize());
@@ -131,13 +132,13 @@ final class BandwidthMeasurement implements Measurement {
             long margin = Duration.ofSeconds(options.marginSeconds()).toNanos();
             long sample = Duration.ofSeconds(options.durationSeconds()).toNanos() - 2 * margin;
             if (!loop.runDuration(margin, sample, margin, options.txDepth(), options.cqModeration())) {
-                throw Measurement.failure("RDMA WRITE of " + size + " bytes", loop.errors(), loop.stalled(), timeout);
+                throw Measurement.failure(options.kind().verb().displayName() + " of " + size + " bytes", loop.errors(), loop.stalled(), timeout);
             }
             return BandwidthStats.fromElapsed(loop.sampleNanos(), loop.sampleCompleted(), size, unit);
         }
         boolean peak = options.peakEnabled();
         if (!loop.runIterations(options.iterations(), options.txDepth(), options.cqModeration(), peak)) {
-            throw Measurement.failure("RDMA WRITE of " + size + " bytes", loop.errors(), loop.stalled(), timeout);
+            throw Measurement.failure(options.kind().verb().displayName() + " of " + size + " bytes", loop.errors(), loop.stalled(), timeout);
         }
         if (peak) {
             return BandwidthStats.compute(loop.postTimestamps(), loop.completionTimestamps(), options.iterations(),

@@ -84,6 +84,10 @@ final class CmLink implements AutoCloseable {
             return new QpResources(endpoint.protectionDomain(), endpoint.cq(), endpoint.cq(), endpoint.capabilities());
         };
         CmOptions cmOptions = CmOptions.perftest().withTos(options.tos());
+        if (options.kind().verb().usesOutstandingReads()) {
+            cmOptions = cmOptions.withOutstandingReads(options.outstandingReads() > 0 ? options.outstandingReads()
+                    : CmOptions.DEVICE_MAXIMUM);
+        }
         if (server != null) {
             connections = server.accept(options.numQps(), setup, cmOptions, timeout);
         } else {

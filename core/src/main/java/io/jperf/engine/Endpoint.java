@@ -1,7 +1,6 @@
 package io.jperf.engine;
 
 import io.jperf.options.Connection;
-import io.jperf.options.TestKind;
 import io.jperf.options.TestOptions;
 import io.jperf.verbs.Access;
 import io.jperf.verbs.AddressVector;
@@ -35,10 +34,10 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * One side of a write test: the device and port, the chosen GID, a protection domain, one
+ * One side of a test: the device and port, the chosen GID, a protection domain, one
  * registered buffer, a send CQ and the test QPs. Each QP owns two slices of the buffer of
- * {@link #sliceSize()} bytes: the first is what it sends from, the second is where the peer
- * writes (the address advertised to the peer).
+ * {@link #sliceSize()} bytes: the first is its local side (what it writes from, where its reads
+ * land), the second is what it advertises to the peer (where the peer writes, what the peer reads).
  *
  * <p>Lifecycle: {@link #open} validates the port and GID before creating anything, creates every
  * object and moves the QPs to INIT; {@link #connect} moves them to RTR and RTS against the peer's
@@ -55,6 +54,7 @@ final class Endpoint implements AutoCloseable {
     private final PortInfo port;
     private final Optional<GidEntry> gid;
     private final int inlineSize;
+    private final int outstandingReads;
     private final long sliceSize;
     private final ProtectionDomain pd;
     private final MemoryRegion mr;
@@ -63,12 +63,14 @@ final class Endpoint implements AutoCloseable {
     private final int[] psns;
 
     private Endpoint(TestOptions options, Context ctx, PortInfo port, Optional<GidEntry> gid, int inlineSize,
-                     long sliceSize, ProtectionDomain pd, MemoryRegion mr, CompletionQueue cq, int[] psns) {
+                     int outstandingReads, long sliceSize, ProtectionDomain pd, MemoryRegion mr, CompletionQueue cq,
+                     int[] psns) {
         this.options = options;
         this.ctx = ctx;
         this.port = port;
         this.gid = gid;
         this.inlineSize = inlineSize;
+        this.outstandingReads = outstandingReads;
         this.sliceSize = sliceSize;
         this.pd = pd;
         this.mr = mr;
@@ -114,6 +116,7 @@ final class Endpoint implements AutoCloseable {
 
     private static Endpoint create(TestOptions options, Context ctx, PortInfo port, Optional<GidEntry> gid) {
         int inline = inlineSize(options, ctx);
+        int reads = outstandingReads(options, ctx);
         long slice = alignUp(Math.max(options.maxMessageSize(), PAGE), PAGE);
         int numQps = options.numQps();
         ProtectionDomain pd = ctx.allocateProtectionDomain();
@@ -124,11 +127,24 @@ final class Endpoint implements AutoCloseable {
         for (int q = 0; q < numQps; q++) {
             psns[q] = PSN_SOURCE.nextInt() & 0xffffff;
         }
-        return new Endpoint(options, ctx, port, gid, inline, slice, pd, mr, cq, psns);
+        return new Endpoint(options, ctx, port, gid, inline, reads, slice, pd, mr, cq, psns);
     }
 
     private static int sendDepth(TestOptions options) {
-        return options.kind() == TestKind.WRITE_BW ? options.txDepth() : 1;
+        return options.kind().isBandwidth() ? options.txDepth() : 1;
+    }
+
+    /**
+     * perftest's {@code -o}: for READ the requested count, or the device's {@code max_qp_rd_atom} when none was
+     * given or the request is above it; 1 for the other verbs.
+     */
+    private static int outstandingReads(TestOptions options, Context ctx) {
+        if (!options.kind().verb().usesOutstandingReads()) {
+            return 1;
+        }
+        int max = Math.max(1, ctx.maxOutstandingReads());
+        int asked = options.outstandingReads();
+        return asked <= 0 || asked > max ? max : asked;
     }
 
     private QpType qpType() {
@@ -190,7 +206,10 @@ final class Endpoint implements AutoCloseable {
     }
 
     private static int inlineSize(TestOptions options, Context ctx) {
-        if (options.inlineSizeExplicit() || options.kind() == TestKind.WRITE_BW) {
+        if (!options.kind().verb().inlineAllowed()) {
+            return 0;
+        }
+        if (options.inlineSizeExplicit() || options.kind().isBandwidth()) {
             return options.inlineSize();
         }
         return ctx.query().vendorId() == MELLANOX_VENDOR ? KNOWN_NIC_LATENCY_INLINE : 0;
@@ -208,7 +227,8 @@ final class Endpoint implements AutoCloseable {
     /** What this side sends the peer for QP {@code q}: where to write, with which key, and how to reach it. */
     KeyMessage localKey(int q) {
         byte[] gidBytes = gid.map(g -> g.gid().bytes()).orElse(null);
-        return new KeyMessage(port.lid(), 1, qps.get(q).qpn(), psns[q], mr.rkey(), receiveAddress(q), 0, gidBytes);
+        return new KeyMessage(port.lid(), outstandingReads, qps.get(q).qpn(), psns[q], mr.rkey(), receiveAddress(q), 0,
+                gidBytes);
     }
 
     List<KeyMessage> localKeys() {
@@ -231,8 +251,10 @@ final class Endpoint implements AutoCloseable {
             AddressVector av = new AddressVector(r.lid(), options.serviceLevel(), options.ibPort(), remoteGid,
                     gid.map(GidEntry::index).orElse(0), 0xff, options.trafficClass(), 0);
             QueuePair qp = qps.get(q);
-            qp.modifyToRtr(new RtrAttributes(pathMtu, r.qpn(), r.psn(), 1, 12, av));
-            qp.modifyToRts(new RtsAttributes(psns[q], options.qpTimeout(), 7, 7, 1));
+            // as perftest: our responder resources are our -o, our reads in flight at most the peer's -o
+            int requesterReads = Math.max(1, Math.min(r.outReads(), outstandingReads));
+            qp.modifyToRtr(new RtrAttributes(pathMtu, r.qpn(), r.psn(), outstandingReads, 12, av));
+            qp.modifyToRts(new RtsAttributes(psns[q], options.qpTimeout(), 7, 7, requesterReads));
         }
     }
 
@@ -262,6 +284,11 @@ final class Endpoint implements AutoCloseable {
 
     int inlineSize() {
         return inlineSize;
+    }
+
+    /** The outstanding RDMA READs per QP this end grants and uses ({@code -o}); 1 when the verb has none. */
+    int outstandingReads() {
+        return outstandingReads;
     }
 
     Context context() {

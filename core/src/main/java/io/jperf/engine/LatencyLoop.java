@@ -1,18 +1,20 @@
 package io.jperf.engine;
 
 import io.jperf.datapath.CompletionBatch;
-import io.jperf.datapath.WriteRequestList;
+import io.jperf.datapath.WorkRequestList;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
 
 /**
- * The write-latency ping-pong, perftest's {@code run_iter_lat_write}: the server sends first;
+ * The latency loops. The write ping-pong, perftest's {@code run_iter_lat_write}: the server sends first;
  * each side waits until the last byte of its receive buffer shows the peer's next counter,
  * stamps the time, writes its own counter into the last byte of its send buffer and posts one
  * signalled RDMA WRITE of the message (inline when it fits), then polls its completion. The
- * difference between consecutive stamps is one round trip.
+ * difference between consecutive stamps is one round trip. A requester-only loop (READ, perftest's
+ * {@code run_iter_lat} for reads) runs on the client alone: stamp, post one request, poll its
+ * completion; consecutive stamps are again one round trip.
  *
  * <p>Everything is allocated in the constructor; the run methods allocate nothing and throw
  * nothing: failures are counted in {@link #errors()}, a peer that stops answering ends the run
@@ -28,7 +30,8 @@ public final class LatencyLoop {
 
     private final MemorySegment postFn;
     private final long qp;
-    private final WriteRequestList write;
+    private final WorkRequestList write;
+    private final boolean pingPong;
     private final MemorySegment pollFn;
     private final long cq;
     private final CompletionBatch wcs;
@@ -59,9 +62,22 @@ public final class LatencyLoop {
      * @param receiveBuffer where the peer writes (its last byte carries the peer's counter)
      * @param maxIterations capacity of the timestamp array
      */
-    public LatencyLoop(MemorySegment postFn, MemorySegment qp, WriteRequestList write, MemorySegment pollFn,
+    public LatencyLoop(MemorySegment postFn, MemorySegment qp, WorkRequestList write, MemorySegment pollFn,
                        MemorySegment cq, CompletionBatch wcs, MemorySegment sendBuffer, MemorySegment receiveBuffer,
                        int maxIterations, long stallNanos) {
+        this(postFn, qp, write, true, pollFn, cq, wcs, sendBuffer, receiveBuffer, maxIterations, stallNanos);
+    }
+
+    /**
+     * @param request  a one-entry list of the verb measured
+     * @param pingPong true for the write ping-pong (both ends run it); false for a requester-only loop, which
+     *                 only the client runs and which does not look at the buffers
+     */
+    public LatencyLoop(MemorySegment postFn, MemorySegment qp, WorkRequestList request, boolean pingPong,
+                       MemorySegment pollFn, MemorySegment cq, CompletionBatch wcs, MemorySegment sendBuffer,
+                       MemorySegment receiveBuffer, int maxIterations, long stallNanos) {
+        WorkRequestList write = request;
+        this.pingPong = pingPong;
         if (write.length() != 1) {
             throw new IllegalArgumentException("the latency test posts one work request at a time");
         }
@@ -102,6 +118,9 @@ public final class LatencyLoop {
 
     /** One round of the ping-pong; false when the run is over or failed. */
     private boolean round() {
+        if (!pingPong) {
+            return requesterRound();
+        }
         if (sent >= iterations && completed >= iterations && received >= iterations) {
             return false;
         }
@@ -129,6 +148,24 @@ public final class LatencyLoop {
         return true;
     }
 
+    /** One request of a requester-only loop: stamp, post, wait for its completion. */
+    private boolean requesterRound() {
+        if (sent >= iterations) {
+            return false;
+        }
+        stamps[(int) sent++] = System.nanoTime();
+        int rc = write.post(postFn, qp);
+        if (rc != 0) {
+            errors.postFailed(rc);
+            return false;
+        }
+        if (!awaitCompletion()) {
+            return false;
+        }
+        completed++;
+        return true;
+    }
+
     /**
      * Runs round trips for {@code warmup + sample + cooldown} nanoseconds; stamps are taken only in the
      * sample window (at most the timestamp capacity). Both ends must use the same durations.
@@ -153,7 +190,7 @@ public final class LatencyLoop {
     }
 
     private boolean timedRound() {
-        if (!(sent < 1 && server)) {
+        if (pingPong && !(sent < 1 && server)) {
             received++;
             if (!awaitPeer(lastByte, (byte) received)) {
                 return false;
@@ -170,7 +207,11 @@ public final class LatencyLoop {
             stamps[stamped++] = now;
             sampleEnd = now;
         }
-        BYTE.setRelease(sendBuffer, lastByte, (byte) ++sent);
+        if (pingPong) {
+            BYTE.setRelease(sendBuffer, lastByte, (byte) ++sent);
+        } else {
+            sent++;
+        }
         int rc = write.post(postFn, qp);
         if (rc != 0) {
             errors.postFailed(rc);

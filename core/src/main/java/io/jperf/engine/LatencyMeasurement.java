@@ -1,8 +1,9 @@
 package io.jperf.engine;
 
 import io.jperf.datapath.CompletionBatch;
-import io.jperf.datapath.WriteRequestList;
+import io.jperf.datapath.WorkRequestList;
 import io.jperf.options.TestOptions;
+import io.jperf.options.Verb;
 import io.jperf.result.LatencyResult;
 import io.jperf.stats.LatencyStats;
 import io.jperf.verbs.QueuePair;
@@ -20,8 +21,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * ib_write_lat's measurement: both ends run the {@link LatencyLoop} ping-pong for each message
- * size (no exchange between sizes, as perftest), then the statistics are computed off the loop.
+ * The latency measurement. ib_write_lat: both ends run the {@link LatencyLoop} ping-pong for each
+ * message size (no exchange between sizes, as perftest); ib_read_lat: only the client runs its reads
+ * while the server waits in the closing exchange. The statistics are computed off the loop.
  */
 final class LatencyMeasurement implements Measurement {
     static final long DURATION_STAMPS_PER_SECOND = 500_000;
@@ -49,17 +51,22 @@ final class LatencyMeasurement implements Measurement {
 
     @Override
     public Outcome run() throws IOException {
+        Verb verb = options.kind().verb();
+        if (!verb.latencyIsPingPong() && options.isServer()) {
+            handshake.finish(null, requesterWait());
+            return new Outcome(List.of(), List.of());
+        }
         List<LatencyResult> results = new ArrayList<>();
         List<Histogram> histograms = new ArrayList<>();
         try (Arena arena = Arena.ofConfined()) {
             QueuePair qp = endpoint.qps().getFirst();
             KeyMessage peer = remote.getFirst();
-            WriteRequestList write = new WriteRequestList(arena, 1, endpoint.sendAddress(0), (int) options.size(),
-                    endpoint.lkey(), peer.vaddr(), peer.rkey(), false);
+            WorkRequestList write = new WorkRequestList(arena, Measurement.opcode(verb), 1, endpoint.sendAddress(0),
+                    (int) options.size(), endpoint.lkey(), peer.vaddr(), peer.rkey(), false);
             int capacity = options.isDuration()
                     ? (int) Math.min(MAX_DURATION_STAMPS, DURATION_STAMPS_PER_SECOND * options.durationSeconds())
                     : Math.max(options.iterations(), warmupRounds);
-            LatencyLoop loop = new LatencyLoop(qp.postSendFunction(), qp.handle(), write,
+            LatencyLoop loop = new LatencyLoop(qp.postSendFunction(), qp.handle(), write, verb.latencyIsPingPong(),
                     endpoint.cq().pollFunction(), endpoint.cq().handle(), new CompletionBatch(arena, 1),
                     endpoint.sendBuffer(0), endpoint.receiveBuffer(0), capacity, timeout.toNanos());
             List<Long> sizes = options.messageSizes();
@@ -78,10 +85,11 @@ final class LatencyMeasurement implements Measurement {
                     ok = loop.runIterations(options.iterations(), size, options.isServer());
                 }
                 if (!ok) {
-                    throw Measurement.failure("RDMA WRITE ping-pong of " + size + " bytes", loop.errors(),
+                    throw Measurement.failure(what(verb) + " of " + size + " bytes", loop.errors(),
                             loop.stalled(), timeout);
                 }
-                LatencyStats stats = LatencyStats.fromTimestamps(loop.timestamps(), (int) loop.rounds());
+                LatencyStats stats = LatencyStats.fromTimestamps(loop.timestamps(), (int) loop.rounds(),
+                        verb.latencyIsPingPong() ? 2 : 1);
                 LatencyResult result = stats.toResult(size, options.isDuration() ? loop.rounds() : options.iterations());
                 results.add(result);
                 histograms.add(stats.histogram());
@@ -103,7 +111,7 @@ final class LatencyMeasurement implements Measurement {
      * rounds, so the peer sees the same counter bytes as in one run of all the rounds: a peer that
      * does not pause just waits for this end's next answer meanwhile.
      */
-    private void warmUp(LatencyLoop loop, WriteRequestList write, int size) {
+    private void warmUp(LatencyLoop loop, WorkRequestList write, int size) {
         write.setInline(0, size <= endpoint.inlineSize());
         int tail = RunSettings.latencyWarmupTail(warmupRounds);
         warmUpRounds(loop, warmupRounds - tail, size);
@@ -115,8 +123,22 @@ final class LatencyMeasurement implements Measurement {
 
     private void warmUpRounds(LatencyLoop loop, int rounds, int size) {
         if (rounds > 0 && !loop.runIterations(rounds, size, options.isServer())) {
-            throw Measurement.failure("RDMA WRITE ping-pong warm-up", loop.errors(), loop.stalled(), timeout);
+            throw Measurement.failure(what(options.kind().verb()) + " warm-up", loop.errors(), loop.stalled(), timeout);
         }
+    }
+
+    private static String what(Verb verb) {
+        return verb.latencyIsPingPong() ? verb.displayName() + " ping-pong" : verb.displayName() + " latency";
+    }
+
+    /** How long a server that does not take part in the loop waits for the client's closing exchange. */
+    private Duration requesterWait() {
+        if (options.isDuration()) {
+            return timeout.plusSeconds(2L * options.durationSeconds());
+        }
+        // a floor of 1 ms per request, far below any working path
+        long requests = (long) options.iterations() * options.messageSizes().size() + warmupRounds;
+        return timeout.plusMillis(requests);
     }
 
     private static List<Long> sizes(List<LatencyResult> results) {

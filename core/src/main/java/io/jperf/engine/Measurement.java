@@ -13,6 +13,14 @@ interface Measurement {
 
     Outcome run() throws IOException;
 
+    /** The work request opcode that carries {@code verb}. */
+    static io.jperf.datapath.WorkRequestList.Opcode opcode(io.jperf.options.Verb verb) {
+        return switch (verb) {
+            case WRITE -> io.jperf.datapath.WorkRequestList.Opcode.RDMA_WRITE;
+            case READ -> io.jperf.datapath.WorkRequestList.Opcode.RDMA_READ;
+        };
+    }
+
     /** Turns a failed loop into an exception that says what happened and what to check. */
     static TestFailedException failure(String what, CompletionErrors errors, boolean stalled, java.time.Duration timeout) {
         if (errors.any()) {

@@ -175,7 +175,7 @@ final class TestSession {
             int gidIndex = endpoint.gid().map(GidEntry::index).orElse(-1);
             TestHeader header = TestHeader.of(options, endpoint.context().deviceName(), pathMtu.bytes(),
                     endpoint.port().linkLayer() == LinkLayer.ETHERNET ? LinkType.ETHERNET : LinkType.IB, gidIndex,
-                    endpoint.inlineSize(), "OFF", false);
+                    endpoint.inlineSize(), "OFF", false, endpoint.outstandingReads());
             List<EndpointInfo> local = localKeys.stream().map(k -> k.toEndpointInfo(gidIndex)).toList();
             List<EndpointInfo> remote = remoteKeys.stream().map(k -> k.toEndpointInfo(-1)).toList();
             listener.connected(header, local, remote);

@@ -50,6 +50,8 @@ final class OptionsValidator {
                 "-b/--bidirectional: only available in bandwidth tests, not in " + program);
         require(kind.isBandwidth() || connection == Connection.RC,
                 "-c/--connection: " + program + " supports RC only (UC is available in ib_write_bw)");
+        require(kind.verb() == Verb.WRITE || connection == Connection.RC,
+                "-c/--connection: " + program + " supports RC only: UC has no RDMA READ");
         require(!(rdmaCm && connection == Connection.UC),
                 "-c UC cannot be combined with -R/--rdma_cm: librdmacm does not support UC");
         requireRange("-t/--tx-depth", txDepth, 1, TestOptions.MAX_TX_DEPTH);
@@ -83,6 +85,19 @@ final class OptionsValidator {
         require(!(loopback && serverHost != null),
                 "loopback runs both ends in this process: do not also give a server host (" + serverHost + ")");
     }
+
+    /** The checks that follow from the kind's verb. */
+    static void validateVerb(TestKind kind, int inlineSize, boolean inlineSizeExplicit, int outstandingReads) {
+        Verb verb = kind.verb();
+        require(verb.inlineAllowed() || !inlineSizeExplicit || inlineSize == 0, "-I/--inline_size: "
+                + verb.displayName() + " carries no payload to send inline (" + kind.perftestName() + ")");
+        require(outstandingReads == 0 || verb.usesOutstandingReads(), "-o/--outs: outstanding reads apply to"
+                + " read tests, not to " + kind.perftestName());
+        requireRange("-o/--outs", outstandingReads, 0, MAX_OUTSTANDING_READS);
+    }
+
+    /** The largest {@code -o}: the 8-bit {@code max_rd_atomic} of {@code ibv_modify_qp}. */
+    static final int MAX_OUTSTANDING_READS = 255;
 
     private static boolean isIbMtu(int bytes) {
         for (io.jperf.verbs.Mtu m : io.jperf.verbs.Mtu.values()) {

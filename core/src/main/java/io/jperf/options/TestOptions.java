@@ -49,6 +49,8 @@ import java.util.Objects;
  * @param hlogFile where to write an HdrHistogram log of latency samples; null = none
  * @param bindSourceIp {@code --bind_source_ip}: local address for the control socket; null = any
  * @param loopback run both ends in this process
+ * @param outstandingReads {@code -o}: outstanding RDMA READs per QP (read tests); 0 means the device's
+ *     {@code max_qp_rd_atom}, as perftest
  */
 public record TestOptions(
         TestKind kind,
@@ -83,7 +85,8 @@ public record TestOptions(
         Path csvFile,
         Path hlogFile,
         String bindSourceIp,
-        boolean loopback) {
+        boolean loopback,
+        int outstandingReads) {
 
     /** perftest's default control port. */
     public static final int DEFAULT_PORT = 18515;
@@ -118,6 +121,7 @@ public record TestOptions(
                 iterations, durationSeconds, numQps, bidirectional, txDepth, postList, cqModeration,
                 inlineSize, mtu, gidIndex, serviceLevel, trafficClass, qpTimeout, rdmaCm, tos,
                 outputMode, json, jsonFile, bindSourceIp, loopback);
+        OptionsValidator.validateVerb(kind, inlineSize, inlineSizeExplicit, outstandingReads);
     }
 
     /** A builder with every value at perftest's default for {@code kind}. */
@@ -134,7 +138,7 @@ public record TestOptions(
                 .gidIndex(gidIndex).serviceLevel(serviceLevel).trafficClass(trafficClass)
                 .qpTimeout(qpTimeout).rdmaCm(rdmaCm).tos(tos).reportGbits(reportGbits)
                 .outputMode(outputMode).csvFile(csvFile).hlogFile(hlogFile).bindSourceIp(bindSourceIp)
-                .loopback(loopback);
+                .loopback(loopback).outstandingReads(outstandingReads);
         b.txDepth = txDepth;
         if (cqModerationExplicit) {
             b.cqModeration(cqModeration);
@@ -196,6 +200,7 @@ public record TestOptions(
      */
     public Map<String, String> symmetricParameters() {
         Map<String, String> p = new LinkedHashMap<>();
+        p.put("test", kind.perftestName());
         p.put("-a/--all", Boolean.toString(allSizes));
         p.put("-b/--bidirectional", Boolean.toString(bidirectional));
         p.put("-c/--connection", connection.name());
@@ -274,6 +279,7 @@ public record TestOptions(
         private Path hlogFile;
         private String bindSourceIp;
         private boolean loopback;
+        private int outstandingReads;
 
         private Builder(TestKind kind) {
             this.kind = Objects.requireNonNull(kind, "kind");
@@ -449,6 +455,12 @@ public record TestOptions(
             return this;
         }
 
+        /** {@code -o}: outstanding RDMA READs per QP; 0 (the default) means the device's maximum. */
+        public Builder outstandingReads(int v) {
+            outstandingReads = v;
+            return this;
+        }
+
         /**
          * Applies defaults and perftest's derived values, then validates.
          *
@@ -482,7 +494,7 @@ public record TestOptions(
                     effIters, durationSeconds, numQps, bidirectional, effTx, postList, effCq, cqExplicit,
                     effInline, inlineExplicit, mtu, gidIndex, serviceLevel, trafficClass, qpTimeout, rdmaCm,
                     tos, reportGbits, outputMode, jsonFile != null, jsonFile, csvFile, hlogFile, bindSourceIp,
-                    loopback);
+                    loopback, outstandingReads);
         }
     }
 }

@@ -74,7 +74,11 @@ public final class PerftestTextReport {
         if (h.gidIndex() != -1) {
             sb.append(" GID index       : ").append(h.gidIndex()).append('\n');
         }
-        sb.append(" Max inline data : ").append(h.maxInlineBytes()).append("[B]\n");
+        if (h.kind().verb().usesOutstandingReads()) {
+            sb.append(" Outstand reads  : ").append(h.outstandingReads()).append('\n');
+        } else {
+            sb.append(" Max inline data : ").append(h.maxInlineBytes()).append("[B]\n");
+        }
         sb.append(" rdma_cm QPs\t : ").append(onOff(h.rdmaCm())).append('\n');
         sb.append(" Data ex. method : ").append(h.dataExchangeMethod());
         if (h.rdmaCm()) {

@@ -30,12 +30,14 @@ import java.util.Objects;
  * @param rdmaCm whether test QPs are connected with rdma_cm ({@code -R}); the data exchange method is then
  *     rdma_cm instead of Ethernet
  * @param tos the rdma_cm TOS, or null when not set
+ * @param outstandingReads the outstanding RDMA READs per QP (perftest prints them instead of the inline size
+ *     for READ)
  */
 public record TestHeader(TestKind kind, boolean bidirectional, int postList, boolean server, String device,
                          int numQps, String transport, Connection connection, boolean usingSrq,
                          String pcieRelaxedOrdering, boolean wrApi, int txDepth, int cqModeration,
                          int mtuBytes, LinkType linkType, int gidIndex, int maxInlineBytes, boolean rdmaCm,
-                         Integer tos) {
+                         Integer tos, int outstandingReads) {
 
     public TestHeader {
         Objects.requireNonNull(kind, "kind");
@@ -44,6 +46,17 @@ public record TestHeader(TestKind kind, boolean bidirectional, int postList, boo
         Objects.requireNonNull(connection, "connection");
         Objects.requireNonNull(pcieRelaxedOrdering, "pcieRelaxedOrdering");
         Objects.requireNonNull(linkType, "linkType");
+    }
+
+    /** A header of a verb without outstanding reads (1). */
+    public TestHeader(TestKind kind, boolean bidirectional, int postList, boolean server, String device,
+                      int numQps, String transport, Connection connection, boolean usingSrq,
+                      String pcieRelaxedOrdering, boolean wrApi, int txDepth, int cqModeration,
+                      int mtuBytes, LinkType linkType, int gidIndex, int maxInlineBytes, boolean rdmaCm,
+                      Integer tos) {
+        this(kind, bidirectional, postList, server, device, numQps, transport, connection, usingSrq,
+                pcieRelaxedOrdering, wrApi, txDepth, cqModeration, mtuBytes, linkType, gidIndex, maxInlineBytes,
+                rdmaCm, tos, 1);
     }
 
     /**
@@ -58,18 +71,25 @@ public record TestHeader(TestKind kind, boolean bidirectional, int postList, boo
      */
     public static TestHeader of(TestOptions options, String device, int mtuBytes, LinkType linkType, int gidIndex,
                                 int maxInlineBytes, String pcieRelaxedOrdering, boolean wrApi) {
+        return of(options, device, mtuBytes, linkType, gidIndex, maxInlineBytes, pcieRelaxedOrdering, wrApi, 1);
+    }
+
+    /** As {@link #of(TestOptions, String, int, LinkType, int, int, String, boolean)}, with the READs in flight. */
+    public static TestHeader of(TestOptions options, String device, int mtuBytes, LinkType linkType, int gidIndex,
+                                int maxInlineBytes, String pcieRelaxedOrdering, boolean wrApi, int outstandingReads) {
         return new TestHeader(options.kind(), options.bidirectional(), options.postList(), options.isServer(),
                 device, options.numQps(), "IB", options.connection(), false, pcieRelaxedOrdering, wrApi,
                 options.txDepth(), options.cqModeration(), mtuBytes, linkType, gidIndex, maxInlineBytes,
-                options.rdmaCm(), options.tos());
+                options.rdmaCm(), options.tos(), outstandingReads);
     }
 
     /** perftest's title, e.g. {@code RDMA_Write Bidirectional BW Test}. */
     public String title() {
+        String verb = kind.verb().perftestTitle();
         if (!kind.isBandwidth()) {
-            return "RDMA_Write Latency Test";
+            return verb + " Latency Test";
         }
-        return "RDMA_Write " + (bidirectional ? "Bidirectional " : "") + (postList > 1 ? "Post List " : "")
+        return verb + " " + (bidirectional ? "Bidirectional " : "") + (postList > 1 ? "Post List " : "")
                 + "BW Test";
     }
 

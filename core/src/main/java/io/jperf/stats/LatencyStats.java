@@ -9,7 +9,8 @@ import org.HdrHistogram.Histogram;
  * <ol>
  *   <li>{@code delta[i] = t[i+1] - t[i]}, one round trip each ({@code count - 1} samples);</li>
  *   <li>sorted; the 2 largest are dropped, leaving {@code n = count - 3} kept samples;</li>
- *   <li>every value is halved (half round trip) and shown in microseconds;</li>
+ *   <li>every value is divided by the round-trip factor (2 for a ping-pong, whose samples are two
+ *       one-way trips; 1 for READ, whose sample is one request's round trip) and shown in microseconds;</li>
  *   <li>t_min = {@code delta[0]}; t_max = {@code delta[n]} (perftest prints the first dropped sample, i.e.
  *       the second largest); t_typical = median of the kept samples (mean of the two middle ones when
  *       {@code n} is even); t_avg = their mean; t_stdev = their population standard deviation;</li>
@@ -58,6 +59,17 @@ public final class LatencyStats {
      *     remain after dropping two), {@code count} exceeds the array, or the timestamps go backwards
      */
     public static LatencyStats fromTimestamps(long[] tNanos, int count) {
+        return fromTimestamps(tNanos, count, 2);
+    }
+
+    /**
+     * As {@link #fromTimestamps(long[], int)}, each sample divided by {@code rttFactor}: perftest's 2 for
+     * the ping-pong tests (half round trips), 1 for READ latency (whole round trips).
+     */
+    public static LatencyStats fromTimestamps(long[] tNanos, int count, int rttFactor) {
+        if (rttFactor != 1 && rttFactor != 2) {
+            throw new IllegalArgumentException("the round-trip factor is 1 or 2, not " + rttFactor);
+        }
         if (count < DROPPED_TAIL + 2 || count > tNanos.length) {
             throw new IllegalArgumentException("need between " + (DROPPED_TAIL + 2) + " and " + tNanos.length
                     + " timestamps (got count " + count + ")");
@@ -71,31 +83,28 @@ public final class LatencyStats {
             }
         }
         Arrays.sort(delta);
-        Histogram histogram = new Histogram(Math.max(2, delta[measured - 1] / 2), SIGNIFICANT_DIGITS);
+        Histogram histogram = new Histogram(Math.max(2, delta[measured - 1] / rttFactor), SIGNIFICANT_DIGITS);
         for (long d : delta) {
-            histogram.recordValue(d / 2);
+            histogram.recordValue(d / rttFactor);
         }
+        double toUs = 1000.0 * rttFactor;
         int n = measured - DROPPED_TAIL;
         double sum = 0;
         for (int i = 0; i < n; i++) {
-            sum += halfRttUs(delta[i]);
+            sum += delta[i] / toUs;
         }
         double avg = sum / n;
         double squares = 0;
         for (int i = 0; i < n; i++) {
-            double diff = avg - halfRttUs(delta[i]);
+            double diff = avg - delta[i] / toUs;
             squares += diff * diff;
         }
         double median = (n - 1) % 2 != 0
-                ? (halfRttUs(delta[n / 2]) + halfRttUs(delta[n / 2 - 1])) / 2
-                : halfRttUs(delta[n / 2]);
-        return new LatencyStats(n, halfRttUs(delta[0]), halfRttUs(delta[n]), median, avg, Math.sqrt(squares / n),
-                halfRttUs(delta[(int) Math.ceil(n * 0.99)]), halfRttUs(delta[(int) Math.ceil(n * 0.999)]),
+                ? (delta[n / 2] / toUs + delta[n / 2 - 1] / toUs) / 2
+                : delta[n / 2] / toUs;
+        return new LatencyStats(n, delta[0] / toUs, delta[n] / toUs, median, avg, Math.sqrt(squares / n),
+                delta[(int) Math.ceil(n * 0.99)] / toUs, delta[(int) Math.ceil(n * 0.999)] / toUs,
                 histogram);
-    }
-
-    private static double halfRttUs(long rttNanos) {
-        return rttNanos / 2000.0;
     }
 
     /** The figures as a result row. */

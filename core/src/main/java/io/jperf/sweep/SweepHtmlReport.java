@@ -125,7 +125,7 @@ public final class SweepHtmlReport {
         }
 
         private String kindName() {
-            return bw ? "write-bw" : "write-lat";
+            return r.kind().commandName();
         }
 
         // -------------------------------------------------------------- header

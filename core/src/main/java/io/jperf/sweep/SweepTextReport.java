@@ -66,9 +66,9 @@ public final class SweepTextReport {
                 + inconsistent + " with path problems (" + seconds(r.elapsed().toMillis()) + ")";
     }
 
-    /** {@code write-bw} or {@code write-lat}. */
+    /** jperf's command for the kind, e.g. {@code write-bw}. */
     static String kindName(SweepResult r) {
-        return r.kind().isBandwidth() ? "write-bw" : "write-lat";
+        return r.kind().commandName();
     }
 
     /** The position (in {@code r.rows()}) of the best row, see {@link SweepResult#best()}. */

@@ -199,7 +199,8 @@ public final class PerftestHandshake implements AutoCloseable {
     /**
      * Ends the session and closes the channel. Unidirectional bandwidth: the end-of-test exchange (the
      * server blocks in it for up to {@code peerWait} while the client measures) and the report exchange;
-     * every bandwidth test then runs the closing exchange. Latency only closes.
+     * every bandwidth test then runs the closing exchange. Write latency only closes; read latency runs
+     * the closing exchange (its server blocks in it for up to {@code peerWait} while the client measures).
      *
      * @param ours this side's last report (the server of a unidirectional test has none: pass null and
      *     zeros are sent)
@@ -212,6 +213,11 @@ public final class PerftestHandshake implements AutoCloseable {
         step = Step.FINISHED;
         try {
             if (!kind.isBandwidth()) {
+                if (!kind.verb().latencyIsPingPong()) {
+                    // ib_read_lat: the server waits in perftest's closing exchange until the client's reads are done
+                    channel.setReadTimeout(peerWait);
+                    channel.closeHandshake(qp0);
+                }
                 return null;
             }
             BwReport theirs = null;

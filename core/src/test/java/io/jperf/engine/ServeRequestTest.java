@@ -74,9 +74,9 @@ class ServeRequestTest {
         assertTrue(e.getMessage().contains("serve.kind"), e.getMessage());
 
         Map<String, String> badKind = new LinkedHashMap<>(fields);
-        badKind.put("serve.kind", "READ_BW");
+        badKind.put("serve.kind", "SEND_BW");
         e = assertThrows(OptionsException.class, () -> ServeRequest.apply(badKind, SERVER));
-        assertTrue(e.getMessage().contains("READ_BW"), e.getMessage());
+        assertTrue(e.getMessage().contains("SEND_BW"), e.getMessage());
     }
 
     @Test

@@ -11,7 +11,7 @@ import io.jperf.cm.QpResources;
 import io.jperf.cm.QpSetup;
 import io.jperf.datapath.CompletionBatch;
 import io.jperf.datapath.CompletionStatus;
-import io.jperf.datapath.WriteRequestList;
+import io.jperf.datapath.WorkRequestList;
 import io.jperf.verbs.Access;
 import io.jperf.verbs.CompletionQueue;
 import io.jperf.verbs.Context;
@@ -202,7 +202,7 @@ class CmLabConnectTest {
         }
         MemorySegment src = local.mr().memory().asSlice((long) localSlot * SLOT, SLOT);
         MemorySegment.copy(pattern, 0, src, ValueLayout.JAVA_BYTE, 0, SLOT);
-        WriteRequestList write = new WriteRequestList(arena, 1, src.address(), SLOT, local.mr().lkey(),
+        WorkRequestList write = new WorkRequestList(arena, 1, src.address(), SLOT, local.mr().lkey(),
                 remote.mr().address() + (long) remoteSlot * SLOT, remote.mr().rkey(), false);
         write.setSignaled(0, true);
         write.setWrId(0, 1000 + from.index());

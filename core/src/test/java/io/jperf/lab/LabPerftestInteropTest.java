@@ -65,7 +65,7 @@ class LabPerftestInteropTest {
         }
 
         String binary(TestKind kind) {
-            String program = kind == TestKind.WRITE_BW ? "ib_write_bw" : "ib_write_lat";
+            String program = kind.perftestName();
             return switch (this) {
                 case P606 -> "/usr/bin/" + program;
                 case P628 -> upstream("6.28") + "/" + program;
@@ -96,8 +96,8 @@ class LabPerftestInteropTest {
         }
 
         String name() {
-            return String.format(Locale.ROOT, "%s %s: %s server <- %s client%s", kind == TestKind.WRITE_BW
-                    ? "write-bw" : "write-lat", mode(), server.label, client.label,
+            return String.format(Locale.ROOT, "%s %s: %s server <- %s client%s", kind.commandName(), mode(),
+                    server.label, client.label,
                     extra.isEmpty() ? "" : " " + String.join(" ", extra));
         }
     }
@@ -153,6 +153,15 @@ class LabPerftestInteropTest {
         cells.add(new Cell(TestKind.WRITE_BW, Peer.JPERF, Peer.P629, false, true, List.of(), true));
         cells.add(new Cell(TestKind.WRITE_LAT, Peer.P606, Peer.JPERF, false, true, List.of(), true));
         cells.add(new Cell(TestKind.WRITE_LAT, Peer.P629, Peer.JPERF, true, false, List.of(), true));
+        for (TestKind kind : List.of(TestKind.READ_BW, TestKind.READ_LAT)) {
+            for (boolean cm : List.of(false, true)) {
+                cells.add(new Cell(kind, Peer.JPERF, Peer.JPERF, cm, cm, List.of(), false));
+                for (Peer p : List.of(Peer.P606, Peer.P629)) {
+                    cells.add(new Cell(kind, Peer.JPERF, p, cm, cm, List.of(), false));
+                    cells.add(new Cell(kind, p, Peer.JPERF, cm, cm, List.of(), false));
+                }
+            }
+        }
         return cells.stream().map(c -> DynamicTest.dynamicTest(c.name(), () -> run(c)));
     }
 
@@ -168,7 +177,7 @@ class LabPerftestInteropTest {
             throw e;
         } finally {
             TABLE.add(String.format(Locale.ROOT, "| %-9s | %-16s | %-6s | %-6s | %-24s | %-4s | %6.1f | %s",
-                    cell.kind() == TestKind.WRITE_BW ? "write-bw" : "write-lat", cell.mode(), cell.server().label,
+                    cell.kind().commandName(), cell.mode(), cell.server().label,
                     cell.client().label, String.join(" ", cell.extra()).replace("CLIENT_IP", clientIp), outcome,
                     (System.nanoTime() - t0) / 1e9, detail.length() > 110 ? detail.substring(0, 110) + "..." : detail));
         }
@@ -259,7 +268,12 @@ class LabPerftestInteropTest {
     }
 
     private static String checkJperf(Cell cell, WriteTestResult r, boolean client) {
-        if (cell.kind() == TestKind.WRITE_BW) {
+        if (!client && cell.kind() == TestKind.READ_LAT) {
+            assertEquals(List.of(), r.latency(), "an ib_read_lat server measures nothing, as perftest's");
+            assertTrue(r.peerVersion() != null && !r.peerVersion().isEmpty(), "the peer's version is known");
+            return "server waited for the client's reads, peer " + r.peerVersion();
+        }
+        if (cell.kind().isBandwidth()) {
             assertTrue(!r.bandwidth().isEmpty() && r.bandwidth().stream().allMatch(b -> b.average() > 0),
                     "bandwidth figures: " + r.bandwidth());
             if (cell.extra().contains("-a") && client) {

@@ -2,7 +2,7 @@ package io.jperf.lab;
 
 import io.jperf.datapath.CompletionBatch;
 import io.jperf.datapath.CompletionStatus;
-import io.jperf.datapath.WriteRequestList;
+import io.jperf.datapath.WorkRequestList;
 import io.jperf.verbs.Access;
 import io.jperf.verbs.AddressVector;
 import io.jperf.verbs.CompletionQueue;
@@ -38,12 +38,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * One RDMA WRITE from rxe0 to rxe1 through the resource model: both QPs to RTS against each
- * other, the bytes land in the peer's memory, and closing leaves no verbs object behind.
+ * other, the bytes land in the peer's memory, and closing leaves no verbs object behind; and one
+ * RDMA READ the other way: the peer's bytes land in the reader's memory.
  */
 @Tag("lab")
 class LabRdmaWriteTest {
     private static final int SIZE = 4096;
-    private static final Set<Access> REMOTE = EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE);
+    private static final Set<Access> REMOTE = EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE, Access.REMOTE_READ);
 
     /** One side: device, PD, registered buffer, CQ and RC QP in INIT. */
     private record Side(Context ctx, PortInfo port, GidEntry gid, MemoryRegion mr, CompletionQueue cq, QueuePair qp,
@@ -86,7 +87,7 @@ class LabRdmaWriteTest {
             assertNotEquals(before, LabDevices.resourceCounts(), "rdma resource sees the objects while they live");
 
             MemorySegment.copy(pattern, 0, a.mr().memory(), ValueLayout.JAVA_BYTE, 0, SIZE);
-            WriteRequestList write = new WriteRequestList(arena, 1, a.mr().address(), SIZE, a.mr().lkey(),
+            WorkRequestList write = new WorkRequestList(arena, 1, a.mr().address(), SIZE, a.mr().lkey(),
                     b.mr().address(), b.mr().rkey(), false);
             write.setSignaled(0, true);
             write.setWrId(0, 42);
@@ -111,5 +112,40 @@ class LabRdmaWriteTest {
         }
         assertTrue(a.qp().isClosed() && a.mr().isClosed() && a.cq().isClosed(), "children closed with the context");
         assertEquals(before, LabDevices.resourceCounts(), "nothing left in `rdma resource` after close");
+    }
+
+    @Test
+    void oneRdmaReadBringsThePeersBytesIntoTheReadersMemory() throws Exception {
+        byte[] pattern = new byte[SIZE];
+        for (int i = 0; i < SIZE; i++) {
+            pattern[i] = (byte) (i * 13 + 5);
+        }
+        Side reader = Side.open("rxe1", 0x2222);
+        Side owner = Side.open("rxe0", 0x3333);
+        try (Arena arena = Arena.ofConfined()) {
+            reader.connectTo(owner);
+            owner.connectTo(reader);
+            MemorySegment.copy(pattern, 0, owner.mr().memory(), ValueLayout.JAVA_BYTE, 0, SIZE);
+            reader.mr().memory().fill((byte) 0);
+            WorkRequestList read = new WorkRequestList(arena, WorkRequestList.Opcode.RDMA_READ, 1,
+                    reader.mr().address(), SIZE, reader.mr().lkey(), owner.mr().address(), owner.mr().rkey(), false);
+            read.setSignaled(0, true);
+            read.setWrId(0, 7);
+            assertEquals(0, read.post(reader.qp().postSendFunction(), reader.qp().handle()), "post_send");
+            CompletionBatch wc = new CompletionBatch(arena, 4);
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            int n = 0;
+            while (n == 0 && System.nanoTime() < deadline) {
+                n = wc.poll(reader.cq().pollFunction(), reader.cq().handle());
+            }
+            assertEquals(1, n, "one completion within 10 s");
+            assertEquals(0, wc.status(0), () -> CompletionStatus.describe(wc.status(0)));
+            assertEquals(7, wc.wrId(0));
+            assertArrayEquals(pattern, reader.mr().memory().toArray(ValueLayout.JAVA_BYTE),
+                    "the peer's bytes are in rxe1's registered memory");
+        } finally {
+            reader.ctx().close();
+            owner.ctx().close();
+        }
     }
 }

@@ -1,6 +1,7 @@
 package io.jperf.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jperf.options.Connection;
 import io.jperf.options.OutputMode;
@@ -134,6 +135,31 @@ class PerftestTextReportTest {
                 + " rdma_cm QPs\t : OFF\n"
                 + " Data ex. method : Ethernet\n"
                 + DASHES, report.header(h));
+    }
+
+    @Test
+    void readClientHeaderNamesTheVerbAndPrintsOutstandingReadsInsteadOfInline() {
+        TestOptions o = TestOptions.builder(TestKind.READ_BW).serverHost("10.0.0.1").build();
+        TestHeader h = TestHeader.of(o, "rxe0", 1024, LinkType.ETHERNET, 1, 0, "OFF", false, 128);
+        assertEquals(DASHES
+                + "                    RDMA_Read BW Test\n"
+                + " Dual-port       : OFF\t\tDevice         : rxe0\n"
+                + " Number of qps   : 1\t\tTransport type : IB\n"
+                + " Connection type : RC\t\tUsing SRQ      : OFF\n"
+                + " PCIe relax order: OFF\n"
+                + " ibv_wr* API     : OFF\n"
+                + " TX depth        : 128\n"
+                + " CQ Moderation   : 1\n"
+                + " Mtu             : 1024[B]\n"
+                + " Link type       : Ethernet\n"
+                + " GID index       : 1\n"
+                + " Outstand reads  : 128\n"
+                + " rdma_cm QPs\t : OFF\n"
+                + " Data ex. method : Ethernet\n"
+                + DASHES, report.header(h));
+        TestHeader lat = TestHeader.of(TestOptions.builder(TestKind.READ_LAT).build(), "rxe0", 1024,
+                LinkType.ETHERNET, 1, 0, "OFF", false, 16);
+        assertTrue(report.header(lat).contains("RDMA_Read Latency Test\n"), report.header(lat));
     }
 
     @Test

@@ -34,6 +34,19 @@ class LatencyStatsTest {
         assertEquals(9.0, s.p999Us(), EPS);
     }
 
+    /* READ latency: the same timestamps, each round trip reported whole (factor 1): 8, 8, 10, 12, 14 | 18, 30 us. */
+    @Test
+    void readLatencyReportsWholeRoundTrips() {
+        LatencyStats s = LatencyStats.fromTimestamps(ODD, ODD.length, 1);
+        assertEquals(5, s.samples());
+        assertEquals(8.0, s.minUs(), EPS);
+        assertEquals(18.0, s.maxUs(), EPS);
+        assertEquals(10.0, s.typicalUs(), EPS);
+        assertEquals(52.0 / 5, s.avgUs(), EPS);
+        assertEquals(30000, s.histogram().getMaxValue(), 30000 * 0.001, "the histogram holds every whole round trip, ns");
+        assertThrows(IllegalArgumentException.class, () -> LatencyStats.fromTimestamps(ODD, ODD.length, 3));
+    }
+
     /*
      * t      = 0, 2000, 6000, 12000, 20000, 30000, 60000 ns
      * deltas = 2000, 4000, 6000, 8000 | 10000, 30000 (n = 4): half RTT 1, 2, 3, 4 | 5, 15 us

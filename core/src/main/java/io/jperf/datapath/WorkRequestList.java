@@ -11,8 +11,8 @@ import java.lang.foreign.ValueLayout;
 import java.util.Objects;
 
 /**
- * A chain of RDMA WRITE work requests ({@code struct ibv_send_wr}, one SGE each) built once in
- * native memory; the hot loop only patches fields ({@link #setSignaled}, {@link #setWrId},
+ * A chain of one-sided work requests ({@code struct ibv_send_wr}, one SGE each, all of one
+ * {@link Opcode}) built once in native memory; the hot loop only patches fields ({@link #setSignaled}, {@link #setWrId},
  * {@link #setRemoteAddress}, ...) and posts the whole chain with {@link #post}. A chain of
  * length N is perftest's post list ({@code -l N}).
  *
@@ -20,7 +20,7 @@ import java.util.Objects;
  * arena is closed (the setters and {@link #post} reach the memory by address, see
  * {@link RawMemory}). Threading: confined to the posting thread.
  */
-public final class WriteRequestList {
+public final class WorkRequestList {
     private static final long WR_SIZE = ibv_send_wr.sizeof();
     private static final long SGE_SIZE = ibv_sge.sizeof();
     private static final long WR_ID = ibv_send_wr.wr_id$offset();
@@ -39,6 +39,20 @@ public final class WriteRequestList {
     private static final int SIGNALED = rdma_h.IBV_SEND_SIGNALED();
     private static final int INLINE = rdma_h.IBV_SEND_INLINE();
 
+    /** The verbs a list can carry; each names where the SGE's bytes go. */
+    public enum Opcode {
+        /** RDMA WRITE: the SGE is the source, the remote address the destination. */
+        RDMA_WRITE(rdma_h.IBV_WR_RDMA_WRITE()),
+        /** RDMA READ: the remote address is the source, the SGE the destination. */
+        RDMA_READ(rdma_h.IBV_WR_RDMA_READ());
+
+        private final int nativeValue;
+
+        Opcode(int nativeValue) {
+            this.nativeValue = nativeValue;
+        }
+    }
+
     private final MemorySegment wrs;
     /** {@code wrs}, {@code sges} and {@code badWr} as addresses: the setters and {@link #post} use them directly. */
     private final long wrsAddress;
@@ -47,6 +61,8 @@ public final class WriteRequestList {
     private final int length;
 
     /**
+     * An RDMA WRITE list.
+     *
      * @param arena      owns the native memory of the list
      * @param length     how many work requests are chained (the post list)
      * @param localAddr  source address in a registered region
@@ -56,8 +72,22 @@ public final class WriteRequestList {
      * @param rkey       the peer region's key
      * @param inline     send the payload inline (only when size <= the QP's max inline data)
      */
-    public WriteRequestList(Arena arena, int length, long localAddr, int size, int lkey, long remoteAddr, int rkey,
-                            boolean inline) {
+    public WorkRequestList(Arena arena, int length, long localAddr, int size, int lkey, long remoteAddr, int rkey,
+                           boolean inline) {
+        this(arena, Opcode.RDMA_WRITE, length, localAddr, size, lkey, remoteAddr, rkey, inline);
+    }
+
+    /**
+     * A list of {@code opcode} requests; the other parameters as for an RDMA WRITE list ({@code localAddr} is
+     * where a READ's bytes land, {@code remoteAddr} where they are read from).
+     *
+     * @throws IllegalArgumentException for an inline READ (a READ has no payload to send)
+     */
+    public WorkRequestList(Arena arena, Opcode opcode, int length, long localAddr, int size, int lkey, long remoteAddr,
+                           int rkey, boolean inline) {
+        if (inline && opcode == Opcode.RDMA_READ) {
+            throw new IllegalArgumentException("an RDMA READ cannot be inline");
+        }
         if (length < 1) {
             throw new IllegalArgumentException("a work request list needs at least one entry");
         }
@@ -78,7 +108,7 @@ public final class WriteRequestList {
             wrs.set(ValueLayout.ADDRESS, wr + NEXT, i + 1 < length ? wrs.asSlice(WR_SIZE * (i + 1)) : MemorySegment.NULL);
             wrs.set(ValueLayout.ADDRESS, wr + SG_LIST, sges.asSlice(sge));
             wrs.set(ValueLayout.JAVA_INT, wr + NUM_SGE, 1);
-            wrs.set(ValueLayout.JAVA_INT, wr + OPCODE, rdma_h.IBV_WR_RDMA_WRITE());
+            wrs.set(ValueLayout.JAVA_INT, wr + OPCODE, opcode.nativeValue);
             wrs.set(ValueLayout.JAVA_INT, wr + SEND_FLAGS, inline ? INLINE : 0);
             wrs.set(ValueLayout.JAVA_LONG, wr + REMOTE_ADDR, remoteAddr);
             wrs.set(ValueLayout.JAVA_INT, wr + RKEY, rkey);

@@ -1,0 +1,35 @@
+package io.jperf.cli;
+
+import io.jperf.options.TestKind;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.util.concurrent.Callable;
+
+/** {@code jperf read-bw}: RDMA READ bandwidth, ib_read_bw's flags, output and wire protocol. */
+@Command(name = "read-bw", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "RDMA READ bandwidth, like ib_read_bw: the client reads the server's buffer; same flags,"
+            + " numbers and wire protocol, so either end may be perftest. Without HOST this side is the server.")
+final class ReadBwCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    TestOptionsMixin common;
+
+    @Mixin
+    BwFlags bw;
+
+    @Option(names = {"-o", "--outs"}, paramLabel = "N",
+            description = "Outstanding RDMA READs per QP (default: the device's max_qp_rd_atom).")
+    int outstandingReads;
+
+    @Override
+    public Integer call() {
+        common.outstandingReads = outstandingReads;
+        return WriteTestCommand.run(spec, TestKind.READ_BW, common, bw);
+    }
+}

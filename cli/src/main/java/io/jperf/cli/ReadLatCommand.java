@@ -1,0 +1,32 @@
+package io.jperf.cli;
+
+import io.jperf.options.TestKind;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+import java.util.concurrent.Callable;
+
+/** {@code jperf read-lat}: RDMA READ latency, ib_read_lat's flags, output and wire protocol. */
+@Command(name = "read-lat", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "RDMA READ latency (full round trip of one read at a time), like ib_read_lat: same flags,"
+            + " numbers and wire protocol, so either end may be perftest. Without HOST this side is the server.")
+final class ReadLatCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    TestOptionsMixin common;
+
+    @Option(names = {"-o", "--outs"}, paramLabel = "N",
+            description = "Outstanding RDMA READs per QP (default: the device's max_qp_rd_atom).")
+    int outstandingReads;
+
+    @Override
+    public Integer call() {
+        common.outstandingReads = outstandingReads;
+        return WriteTestCommand.run(spec, TestKind.READ_LAT, common, null);
+    }
+}
