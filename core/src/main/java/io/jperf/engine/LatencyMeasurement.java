@@ -3,19 +3,17 @@ package io.jperf.engine;
 import io.jperf.datapath.CompletionBatch;
 import io.jperf.datapath.WriteRequestList;
 import io.jperf.options.TestOptions;
+import io.jperf.report.LatencyHistogramLog;
 import io.jperf.result.LatencyResult;
 import io.jperf.stats.LatencyStats;
 import io.jperf.verbs.QueuePair;
 import io.jperf.wire.KeyMessage;
 import io.jperf.wire.PerftestHandshake;
-import org.HdrHistogram.Histogram;
-import org.HdrHistogram.HistogramLogWriter;
 
 import java.io.IOException;
-import java.io.PrintStream;
 import java.lang.foreign.Arena;
-import java.nio.file.Files;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -50,7 +48,7 @@ final class LatencyMeasurement implements Measurement {
     @Override
     public Outcome run() throws IOException {
         List<LatencyResult> results = new ArrayList<>();
-        List<Histogram> histograms = new ArrayList<>();
+        LatencyHistogramLog hlog = new LatencyHistogramLog(Instant.now(), List.of());
         try (Arena arena = Arena.ofConfined()) {
             QueuePair qp = endpoint.qps().getFirst();
             KeyMessage peer = remote.getFirst();
@@ -70,6 +68,7 @@ final class LatencyMeasurement implements Measurement {
                 int size = (int) (long) sizes.get(i);
                 write.setInline(0, size <= endpoint.inlineSize());
                 boolean ok;
+                Instant start = Instant.now();
                 if (options.isDuration()) {
                     long margin = Duration.ofSeconds(options.marginSeconds()).toNanos();
                     long sample = Duration.ofSeconds(options.durationSeconds()).toNanos() - 2 * margin;
@@ -77,6 +76,7 @@ final class LatencyMeasurement implements Measurement {
                 } else {
                     ok = loop.runIterations(options.iterations(), size, options.isServer());
                 }
+                Instant end = Instant.now();
                 if (!ok) {
                     throw Measurement.failure("RDMA WRITE ping-pong of " + size + " bytes", loop.errors(),
                             loop.stalled(), timeout);
@@ -84,14 +84,14 @@ final class LatencyMeasurement implements Measurement {
                 LatencyStats stats = LatencyStats.fromTimestamps(loop.timestamps(), (int) loop.rounds());
                 LatencyResult result = stats.toResult(size, options.isDuration() ? loop.rounds() : options.iterations());
                 results.add(result);
-                histograms.add(stats.histogram());
+                hlog.add(size, start, end, stats.histogram());
                 listener.latency(result);
                 listener.progress(i + 1, sizes.size());
             }
         }
         handshake.finish(null, timeout);
         if (options.hlogFile() != null) {
-            writeHistogramLog(sizes(results), histograms);
+            hlog.write(options.hlogFile());
         }
         return new Outcome(List.of(), results);
     }
@@ -116,26 +116,6 @@ final class LatencyMeasurement implements Measurement {
     private void warmUpRounds(LatencyLoop loop, int rounds, int size) {
         if (rounds > 0 && !loop.runIterations(rounds, size, options.isServer())) {
             throw Measurement.failure("RDMA WRITE ping-pong warm-up", loop.errors(), loop.stalled(), timeout);
-        }
-    }
-
-    private static List<Long> sizes(List<LatencyResult> results) {
-        return results.stream().map(LatencyResult::sizeBytes).toList();
-    }
-
-    /** One tagged interval per message size, half round trips in nanoseconds. */
-    private void writeHistogramLog(List<Long> sizes, List<Histogram> histograms) throws IOException {
-        try (PrintStream out = new PrintStream(Files.newOutputStream(options.hlogFile()), false,
-                java.nio.charset.StandardCharsets.UTF_8)) {
-            HistogramLogWriter writer = new HistogramLogWriter(out);
-            writer.outputComment("jperf write-lat: half round-trip latency in nanoseconds, one interval per size");
-            writer.outputLogFormatVersion();
-            writer.outputLegend();
-            for (int i = 0; i < histograms.size(); i++) {
-                Histogram h = histograms.get(i);
-                h.setTag("size=" + sizes.get(i));
-                writer.outputIntervalHistogram(h);
-            }
         }
     }
 }
