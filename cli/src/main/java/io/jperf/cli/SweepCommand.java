@@ -3,6 +3,7 @@ package io.jperf.cli;
 import io.jperf.options.OptionsException;
 import io.jperf.options.TestKind;
 import io.jperf.options.TestOptions;
+import io.jperf.report.RunInfo;
 import io.jperf.sweep.LocalPathCheck;
 import io.jperf.sweep.Sweep;
 import io.jperf.sweep.SweepChoice;
@@ -150,14 +151,15 @@ final class SweepCommand implements Callable<Integer> {
                 + kindName(plan.base().kind()) + " against " + peer);
         err.flush();
         SweepResult result = sweep.listener(new Progress(err)).run();
+        RunInfo run = CommandRunInfo.of(spec);
         if (json) {
-            out.print(SweepJson.toJson(result));
+            out.print(SweepJson.toJson(result, run));
         } else {
-            out.print(PeerText.report(SweepTextReport.render(result)));
+            out.print(PeerText.report(SweepTextReport.render(result, run)));
         }
         out.flush();
-        write(outJson, () -> SweepJson.toJson(result), "--out_json");
-        write(html, () -> SweepHtmlReport.render(result), "--html");
+        write(outJson, () -> SweepJson.toJson(result, run), "--out_json");
+        write(html, () -> SweepHtmlReport.render(result, run), "--html");
         boolean complete = result.rows().size() == plan.size() && result.rows().stream().allMatch(SweepRow::ok);
         return complete ? ExitCodes.OK : ExitCodes.TEST_FAILED;
     }

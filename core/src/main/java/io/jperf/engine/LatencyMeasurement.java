@@ -4,6 +4,7 @@ import io.jperf.datapath.CompletionBatch;
 import io.jperf.datapath.WriteRequestList;
 import io.jperf.options.TestOptions;
 import io.jperf.report.LatencyHistogramLog;
+import io.jperf.report.RunInfo;
 import io.jperf.result.LatencyResult;
 import io.jperf.stats.LatencyStats;
 import io.jperf.verbs.QueuePair;
@@ -48,7 +49,7 @@ final class LatencyMeasurement implements Measurement {
     @Override
     public Outcome run() throws IOException {
         List<LatencyResult> results = new ArrayList<>();
-        LatencyHistogramLog hlog = new LatencyHistogramLog(Instant.now(), List.of());
+        LatencyHistogramLog hlog = new LatencyHistogramLog(Instant.now(), List.of(RunInfo.embedded().line()));
         try (Arena arena = Arena.ofConfined()) {
             QueuePair qp = endpoint.qps().getFirst();
             KeyMessage peer = remote.getFirst();
