@@ -73,7 +73,7 @@ class SweepCommandTest {
         assertEquals(0, r.exitCode());
         for (String s : List.of("write-bw|write-lat PEER", "--rails=DEV=PEER_ADDR", "--sources", "--gid-indexes",
                 "--rdma-cm", "--tclasses", "--sizes", "--json", "--out_json=FILE", "--html=FILE", "--point-timeout",
-                "0   every choice ran", "1   at least one choice failed", "2   invalid options")) {
+                "0    every choice ran", "1    at least one choice failed", "2    invalid options", "3    no usable RDMA here")) {
             assertTrue(r.out().contains(s), s + " in\n" + r.out());
         }
         assertTrue(CliRunner.run("--help").out().contains("sweep"), "listed under jperf");
