@@ -2,6 +2,7 @@ package io.jperf.cli;
 
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -14,6 +15,7 @@ import java.util.jar.Manifest;
 import java.util.zip.ZipEntry;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -74,6 +76,34 @@ class LibraryJarsIT {
                 ffi);
         // no split package between the modules, every one of them readable
         run(java, "--module-path", modulePath, "--validate-modules");
+    }
+
+    @Test
+    void onTheModulePathNativeAccessIsGrantedByModuleName(@TempDir Path dir) throws Exception {
+        Path program = dir.resolve("Probe.java");
+        Files.writeString(program, """
+                public class Probe {
+                    public static void main(String[] args) {
+                        try {
+                            System.out.println("devices: " + io.jperf.verbs.Rdma.deviceNames());
+                        } catch (io.jperf.JperfException e) {
+                            System.out.println("category " + e.category());
+                        }
+                        System.out.println("module " + io.jperf.verbs.Rdma.class.getModule().getName());
+                    }
+                }
+                """);
+        String hdr = Path.of(Histogram.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+        String modulePath = String.join(java.io.File.pathSeparator, jar("native-bindings", null).toString(),
+                jar("core", null).toString(), hdr);
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        // loading libibverbs is a restricted call in io.jperf.ffi: the README's flag silences the JVM's warning
+        String granted = run(java, "-p", modulePath, "--add-modules", "io.jperf.core",
+                "--enable-native-access=io.jperf.ffi,io.jperf.core", program.toString());
+        assertTrue(granted.contains("module io.jperf.core"), granted);
+        assertFalse(granted.contains("restricted method"), granted);
+        String notGranted = run(java, "-p", modulePath, "--add-modules", "io.jperf.core", program.toString());
+        assertTrue(notGranted.contains("--enable-native-access=io.jperf.ffi"), notGranted);
     }
 
     private static String run(String... command) throws Exception {
