@@ -16,13 +16,16 @@ import java.util.Objects;
 
 /**
  * A write-lat run as an HdrHistogram interval log ({@code .hlog}) that HdrHistogram's own tools read:
- * one tagged interval ({@code Tag=size=N}) per message size, holding every half round trip of that
- * size in {@value #VALUE_UNIT}. The log states its {@code #[StartTime: ...]} and {@code #[BaseTime: ...]}
- * (both the run's start), so each interval's start is the seconds since the run began and its length
- * is the wall-clock time that size took.
+ * one interval per message size, holding every half round trip of that size in {@value #VALUE_UNIT}, in two
+ * streams: untagged (HdrHistogram's default stream, so {@code HistogramLogProcessor} without {@code -tag}
+ * shows every size in time order, and its {@code .hgrm} the whole run) and tagged {@code size=BYTES} (one
+ * stream per size: {@code -tag size=64}). The log states its {@code #[StartTime: ...]} and
+ * {@code #[BaseTime: ...]} (both the run's start), so each interval's start is the seconds since the run
+ * began and its length is the wall-clock time that size took.
  *
  * <p>{@code HistogramLogProcessor} divides values by {@code -outputValueUnitRatio} (default 1,000,000:
- * milliseconds from nanoseconds); {@code -outputValueUnitRatio 1000} prints microseconds.
+ * milliseconds from nanoseconds); {@code -outputValueUnitRatio 1000} prints microseconds. A reader of
+ * every line sees each interval twice, once per stream; {@code Histogram.getTag()} tells them apart.
  *
  * <p>Collect the intervals with {@link #add} (off the data path: the histogram is the one computed after
  * the loop), then {@link #write} once. Not thread-safe.
@@ -36,7 +39,7 @@ public final class LatencyHistogramLog {
     private final List<Interval> intervals = new ArrayList<>();
 
     /** One message size's histogram and the wall-clock time its measurement took. */
-    private record Interval(long sizeBytes, Instant start, Instant end, Histogram histogram) {
+    private record Interval(long sizeBytes, Instant start, Instant end, Histogram untagged, Histogram tagged) {
     }
 
     /**
@@ -60,19 +63,24 @@ public final class LatencyHistogramLog {
             throw new IllegalArgumentException("interval " + start + " .. " + end + " is not within the run from "
                     + runStart);
         }
+        Histogram untagged = stamped(histogram, start, end, null);
+        intervals.add(new Interval(sizeBytes, start, end, untagged, stamped(histogram, start, end, "size=" + sizeBytes)));
+    }
+
+    private static Histogram stamped(Histogram histogram, Instant start, Instant end, String tag) {
         Histogram copy = histogram.copy();
         copy.setStartTimeStamp(start.toEpochMilli());
         copy.setEndTimeStamp(end.toEpochMilli());
-        copy.setTag("size=" + sizeBytes);
-        intervals.add(new Interval(sizeBytes, start, end, copy));
+        copy.setTag(tag);
+        return copy;
     }
 
     /** Writes the log to {@code file}, replacing it. */
     public void write(Path file) throws IOException {
         try (PrintStream out = new PrintStream(Files.newOutputStream(file), false, StandardCharsets.UTF_8)) {
             HistogramLogWriter writer = new HistogramLogWriter(out);
-            writer.outputComment("jperf write-lat: half round-trip latency, one interval per message size"
-                    + " (Tag=size=BYTES)");
+            writer.outputComment("jperf write-lat: half round-trip latency, one interval per message size, written"
+                    + " twice: untagged (all sizes) and Tag=size=BYTES (HistogramLogProcessor -tag size=BYTES)");
             writer.outputComment("Value unit: " + VALUE_UNIT
                     + " (HistogramLogProcessor -outputValueUnitRatio 1000 prints microseconds)");
             for (String line : comments) {
@@ -85,8 +93,10 @@ public final class LatencyHistogramLog {
             writer.outputBaseTime(base);
             writer.outputLegend();
             for (Interval i : intervals) {
-                writer.outputIntervalHistogram(seconds(runStart, i.start()), seconds(runStart, i.end()),
-                        i.histogram(), 1_000_000.0);
+                double start = seconds(runStart, i.start());
+                double end = seconds(runStart, i.end());
+                writer.outputIntervalHistogram(start, end, i.untagged(), 1_000_000.0);
+                writer.outputIntervalHistogram(start, end, i.tagged(), 1_000_000.0);
             }
             if (out.checkError()) {
                 throw new IOException("could not write " + file);

@@ -77,9 +77,17 @@ class LatencyHistogramLogTest {
             intervals.add((Histogram) h);
         }
         assertEquals(RUN_START.getEpochSecond(), reader.getStartTimeSec(), 0.001);
-        assertEquals(2, intervals.size());
+        // each size twice: untagged (the default stream) then tagged size=BYTES, same times and counts
+        assertEquals(4, intervals.size());
+        assertNull(intervals.get(0).getTag());
+        assertNull(intervals.get(2).getTag());
+        for (int i = 0; i < 4; i += 2) {
+            assertEquals(intervals.get(i + 1).getStartTimeStamp(), intervals.get(i).getStartTimeStamp());
+            assertEquals(intervals.get(i + 1).getEndTimeStamp(), intervals.get(i).getEndTimeStamp());
+            assertEquals(intervals.get(i + 1).getTotalCount(), intervals.get(i).getTotalCount());
+        }
 
-        Histogram small = intervals.get(0);
+        Histogram small = intervals.get(1);
         assertEquals("size=2", small.getTag());
         assertEquals(RUN_START.plusMillis(1_500).toEpochMilli(), small.getStartTimeStamp());
         assertEquals(750, small.getEndTimeStamp() - small.getStartTimeStamp());
@@ -87,7 +95,7 @@ class LatencyHistogramLogTest {
         assertEquals(990, small.getCountAtValue(1_000));
         assertEquals(10, small.getCountBetweenValues(9_990, 10_010));
 
-        Histogram large = intervals.get(1);
+        Histogram large = intervals.get(3);
         assertEquals("size=4096", large.getTag());
         assertEquals(RUN_START.plusMillis(2_250).toEpochMilli(), large.getStartTimeStamp());
         assertEquals(RUN_START.plusMillis(3_000).toEpochMilli(), large.getEndTimeStamp());
@@ -97,18 +105,10 @@ class LatencyHistogramLogTest {
     }
 
     @Test
-    void hdrHistogramsLogProcessorPrintsThePercentiles(@TempDir Path dir) throws Exception {
+    void hdrHistogramsLogProcessorPrintsThePercentilesOfOneSize(@TempDir Path dir) throws Exception {
         Path file = writeTwoSizes(dir);
         Path out = dir.resolve("processed");
-        String hdrJar = Path.of(HistogramLogProcessor.class.getProtectionDomain().getCodeSource().getLocation()
-                .toURI()).toString();
-        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", hdrJar, HistogramLogProcessor.class.getName(),
-                "-i", file.toString(), "-o", out.toString(), "-tag", "size=2", "-outputValueUnitRatio", "1000")
-                .redirectErrorStream(true).start();
-        String console = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "HistogramLogProcessor did not finish");
-        assertEquals(0, p.exitValue(), console);
+        processor(file, out, "-tag", "size=2", "-outputValueUnitRatio", "1000");
 
         // The .hgrm holds the whole distribution of size 2 in microseconds: 99 % at 1 us, the top 1 % at 10 us.
         String hgrm = Files.readString(Path.of(out + ".hgrm"));
@@ -130,6 +130,35 @@ class LatencyHistogramLogTest {
         assertEquals(1000, Long.parseLong(row.group(5)), intervals);
         assertTrue(!row.find(), "one interval tagged size=2:\n" + intervals);
         System.out.println("HistogramLogProcessor -tag size=2 -outputValueUnitRatio 1000:\n" + intervals + hgrm);
+    }
+
+    @Test
+    void withoutATagTheProcessorShowsEverySizeInTimeOrder(@TempDir Path dir) throws Exception {
+        Path file = writeTwoSizes(dir);
+        Path out = dir.resolve("all");
+        processor(file, out, "-outputValueUnitRatio", "1000");
+        List<String> rows = Files.readAllLines(out).stream().filter(l -> l.matches("^[0-9.]+: I:.*")).toList();
+        assertEquals(2, rows.size(), String.join("\n", rows));
+        assertTrue(rows.get(0).startsWith("2.250: I:1000 (   1.000   1.000  10.007 )"), rows.get(0));
+        assertTrue(rows.get(1).startsWith("3.000: I:1000 (   3.001   3.001   3.001 ) T:2000"), rows.get(1));
+        String hgrm = Files.readString(Path.of(out + ".hgrm"));
+        assertTrue(hgrm.contains("Total count    =         2000]"), hgrm);
+    }
+
+    /** Runs HistogramLogProcessor, from HdrHistogram's jar, in a child JVM. */
+    private static String processor(Path log, Path out, String... options) throws Exception {
+        String hdrJar = Path.of(HistogramLogProcessor.class.getProtectionDomain().getCodeSource().getLocation()
+                .toURI()).toString();
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString(), "-cp", hdrJar, HistogramLogProcessor.class.getName(), "-i", log.toString(), "-o",
+                out.toString()));
+        command.addAll(List.of(options));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String console = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "HistogramLogProcessor did not finish");
+        assertEquals(0, p.exitValue(), console);
+        assertTrue(!console.contains("Exception"), console);
+        return console;
     }
 
     @Test
