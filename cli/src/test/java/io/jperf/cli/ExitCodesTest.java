@@ -118,6 +118,9 @@ class ExitCodesTest {
                 assertTrue(help.contains(row), command + " lacks '" + row + "' in\n" + r.out());
             }
         }
+        // a subcommand added later gets the general table until it is named there
+        assertEquals(ExitCodes.forCommand("jperf"), ExitCodes.forCommand("a-new-command"));
+        assertEquals(List.of("0", "1", "2", "3", "4", "70"), List.copyOf(ExitCodes.forCommand("jperf").keySet()));
         // a code means the same everywhere: 3 is no RDMA in every command that can give it
         for (String command : commands) {
             String three = ExitCodes.forCommand(command).get("3");
