@@ -27,13 +27,7 @@ import java.util.concurrent.Callable;
             "With --peer HOST (running `jperf serve`) it checks the pair too: an echo from the rail's address, the"
                 + " server, a short write-bw and write-lat, MTU, GID types and both directions' routes from the path"
                 + " records the ends exchange, and the counters' change meanwhile. --rail checks more rails through"
-                + " the same server."},
-        exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {
-            "0:every check passed (or was skipped)",
-            "1:warnings, no failure",
-            "2:at least one check failed; also invalid options, which print a usage message on stderr and"
-                + " nothing on stdout (a walk always prints its report, ending in a summary line / JSON document)"})
+                + " the same server."})
 final class DoctorCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

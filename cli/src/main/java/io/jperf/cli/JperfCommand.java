@@ -21,14 +21,7 @@ import java.util.concurrent.Callable;
         versionProvider = VersionProvider.class,
         description = {
             "RDMA performance tests from Java, perftest-compatible, with the Linux path each result ran on."},
-        exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {
-            "0:success",
-            "1:the test ran but failed (completion errors, peer went away, mismatch with the peer)",
-            "2:invalid options; nothing was touched",
-            "3:no usable RDMA here (libraries missing, kernel without RDMA, no such device or port)",
-            "4:a verbs, RDMA CM or system call failed, or an allocation (the message names the call, errno and a hint)",
-            "70:internal error (a bug; printed with its stack trace)"})
+        exitCodeListHeading = ExitCodes.HEADING)
 public final class JperfCommand implements Callable<Integer> {
     /** The subcommands' names, in the order {@code jperf --help} lists them (then {@code help}). */
     static final String[] SUBCOMMANDS = {"devices", "write-bw", "write-lat", "read-bw", "read-lat", "serve", "sweep",
@@ -77,6 +70,8 @@ public final class JperfCommand implements Callable<Integer> {
                 cl.addSubcommand(name, listedOnly(subcommandType(name)));
             }
         }
+        cl.getSubcommands().values().forEach(Spellings::addAlternates);
+        ExitCodes.addHelpSections(cl);
         cl.addSubcommand("help", new CommandLine.HelpCommand());
         cl.setExecutionExceptionHandler(new FailureHandler());
         cl.setParameterExceptionHandler(FailureHandler::onParameterError);

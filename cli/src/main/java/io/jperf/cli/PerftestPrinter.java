@@ -7,6 +7,7 @@ import io.jperf.path.Verdict;
 import io.jperf.options.OutputMode;
 import io.jperf.options.TestOptions;
 import io.jperf.report.PerftestTextReport;
+import io.jperf.report.RunInfo;
 import io.jperf.result.BandwidthResult;
 import io.jperf.result.EndpointInfo;
 import io.jperf.result.LatencyResult;
@@ -25,9 +26,12 @@ final class PerftestPrinter implements TestListener {
     private final OutputMode mode;
     private boolean tableOpen;
     private PathReport path;
+    private final RunInfo run;
 
-    PerftestPrinter(TestOptions options, PrintWriter out, PrintWriter err) {
+    /** @param run named in the first line of the header */
+    PerftestPrinter(TestOptions options, RunInfo run, PrintWriter out, PrintWriter err) {
         this.options = options;
+        this.run = run;
         this.out = out;
         this.err = err;
         this.mode = options.outputMode();
@@ -36,6 +40,7 @@ final class PerftestPrinter implements TestListener {
     @Override
     public void connected(TestHeader header, List<EndpointInfo> local, List<EndpointInfo> remote) {
         if (mode == OutputMode.NONE) {
+            out.println(" " + PeerText.line(run.line()));
             out.print(report.header(header));
             local.forEach(e -> out.print(report.addressLines(e, true)));
             remote.forEach(e -> out.print(report.addressLines(e, false)));

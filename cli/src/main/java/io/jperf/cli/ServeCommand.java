@@ -43,14 +43,7 @@ import java.util.stream.Collectors;
                 + " is allocated; a slow or silent client is dropped at its deadline (10 s to send its request,"
                 + " --timeout to set up, --max-duration to run); while a test runs other clients hear \"busy, try again\"; with"
                 + " --auth-token-file (or " + AuthSecret.ENVIRONMENT + ") only clients that know the secret are served;"
-                + " RDMA traffic goes only to each client's own address."},
-        exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {
-            "0:--count clients were served and every test ran",
-            "1:with --count, at least one client's test failed",
-            "2:invalid options",
-            "3:no usable RDMA here",
-            "4:listening failed (port in use, --bind not an address of this host)"})
+                + " RDMA traffic goes only to each client's own address."})
 final class ServeCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

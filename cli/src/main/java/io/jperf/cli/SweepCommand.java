@@ -3,6 +3,7 @@ package io.jperf.cli;
 import io.jperf.options.OptionsException;
 import io.jperf.options.TestKind;
 import io.jperf.options.TestOptions;
+import io.jperf.report.RunInfo;
 import io.jperf.sweep.LocalPathCheck;
 import io.jperf.sweep.Sweep;
 import io.jperf.sweep.SweepChoice;
@@ -14,6 +15,8 @@ import io.jperf.sweep.SweepPlan;
 import io.jperf.sweep.SweepResult;
 import io.jperf.sweep.SweepRow;
 import io.jperf.sweep.SweepTextReport;
+import io.jperf.verbs.Rdma;
+import io.jperf.verbs.RdmaUnavailableException;
 import io.jperf.wire.PeerText;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -48,13 +51,7 @@ import java.util.concurrent.Callable;
                 + " that fails stays in the table with its error and the sweep goes on.",
             "Prints one line per choice on stderr as it ends, then the table (or --json) on stdout.",
             "Example: jperf sweep write-bw 10.20.0.2 --rails rxe0=10.20.0.2,rxe1=10.20.1.2 --rdma-cm off,on"
-                + " --sizes 4K,64K --html sweep.html"},
-        exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {
-            "0:every choice ran",
-            "1:at least one choice failed (it is in the table with its error), or a report file could not be"
-                + " written",
-            "2:invalid options; nothing was run"})
+                + " --sizes 4K,64K --html sweep.html"})
 final class SweepCommand implements Callable<Integer> {
 
     @Spec
@@ -143,6 +140,9 @@ final class SweepCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         SweepPlan plan = plan();
+        if (runner == null) {
+            requireRdma();
+        }
         Sweep sweep = sweep(plan);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
@@ -150,16 +150,28 @@ final class SweepCommand implements Callable<Integer> {
                 + kindName(plan.base().kind()) + " against " + peer);
         err.flush();
         SweepResult result = sweep.listener(new Progress(err)).run();
+        RunInfo run = CommandRunInfo.of(spec);
         if (json) {
-            out.print(SweepJson.toJson(result));
+            out.print(SweepJson.toJson(result, run));
         } else {
-            out.print(PeerText.report(SweepTextReport.render(result)));
+            out.print(PeerText.report(SweepTextReport.render(result, run)));
         }
         out.flush();
-        write(outJson, () -> SweepJson.toJson(result), "--out_json");
-        write(html, () -> SweepHtmlReport.render(result), "--html");
+        write(outJson, () -> SweepJson.toJson(result, run), "--out_json");
+        write(html, () -> SweepHtmlReport.render(result, run), "--html");
         boolean complete = result.rows().size() == plan.size() && result.rows().stream().allMatch(SweepRow::ok);
         return complete ? ExitCodes.OK : ExitCodes.TEST_FAILED;
+    }
+
+    /**
+     * Without RDMA on this host every choice would fail the same way: exit 3 like the other commands, before
+     * anything runs, instead of a table of identical failures and exit 1.
+     */
+    private static void requireRdma() {
+        if (Rdma.deviceNames().isEmpty()) {
+            throw new RdmaUnavailableException("no RDMA device found, so no choice can run; `jperf devices` lists"
+                    + " them, `jperf doctor` says why there are none");
+        }
     }
 
     /** Checks every option and builds the plan; {@link UsageException} (exit 2) naming the option otherwise. */

@@ -25,13 +25,19 @@ final class TestOptionsMixin {
             description = "Print only one number: bandwidth or message_rate (write-bw), latency (write-lat).")
     String output;
 
-    @Option(names = "--out_json", description = "Also write the JSON report to --out_json_file.")
+    @Option(names = "--out_json", description = "Also write perftest's JSON report (perftest's keys, the last size)"
+            + " to --out_json_file.")
     boolean outJson;
 
-    @Option(names = "--out_json_file", paramLabel = "FILE", description = "JSON report file (default perftest_out.json).")
+    @Option(names = "--out_json_file", paramLabel = "FILE",
+            description = "perftest's JSON report file (default perftest_out.json).")
     Path outJsonFile;
 
-    @Option(names = "--json", description = "Print the JSON report on stdout instead of perftest's text.")
+    @Option(names = "--jperf-json", paramLabel = "FILE", description = "Also write jperf's JSON record (every size,"
+            + " both ends' QPs, the path and its verdicts, version, command line, host) to FILE.")
+    Path jperfJson;
+
+    @Option(names = "--json", description = "Print jperf's JSON record on stdout instead of perftest's text.")
     boolean json;
 
     @Option(names = "--csv", paramLabel = "FILE", description = "Write the results as CSV.")

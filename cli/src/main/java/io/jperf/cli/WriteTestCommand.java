@@ -7,12 +7,15 @@ import io.jperf.options.OptionsException;
 import io.jperf.options.TestKind;
 import io.jperf.options.TestOptions;
 import io.jperf.report.CsvReport;
+import io.jperf.report.PerftestJson;
+import io.jperf.report.RunInfo;
 import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 
 /** What write-bw and write-lat share: options to a test, the run, and its output. */
@@ -40,12 +43,14 @@ final class WriteTestCommand {
         if (options.json()) {
             OutputPaths.requireWritable(options.jsonFile(), "--out_json_file");
         }
+        OutputPaths.requireWritable(common.jperfJson, "--jperf-json");
         OutputPaths.requireWritable(options.csvFile(), "--csv");
         OutputPaths.requireWritable(options.hlogFile(), "--hlog");
         MemoryCheck.require(options, options.loopback());
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        PerftestPrinter printer = common.json ? null : new PerftestPrinter(options, out, err);
+        RunInfo run = CommandRunInfo.of(spec);
+        PerftestPrinter printer = common.json ? null : new PerftestPrinter(options, run, out, err);
         TestListener listener = printer != null ? printer : new TestListener() {
             @Override
             public void warning(String message) {
@@ -61,22 +66,31 @@ final class WriteTestCommand {
         if (printer != null) {
             printer.finish();
         }
-        writeFiles(options, result);
+        writeFiles(options, result, common.jperfJson, run);
         if (common.json) {
-            out.print(result.toJson());
+            out.print(result.toJson(run));
             out.flush();
         }
         return ExitCodes.OK;
     }
 
-    private static void writeFiles(TestOptions options, WriteTestResult result) {
+    /**
+     * The files a run asked for: perftest's JSON ({@code --out_json}), jperf's record ({@code --jperf-json}),
+     * the CSV. A run without a result of its kind (none was measured) writes no result file.
+     */
+    static void writeFiles(TestOptions options, WriteTestResult result, Path jperfJson, RunInfo run) {
+        boolean measured = !(options.kind().isBandwidth() ? result.bandwidth() : result.latency()).isEmpty();
         try {
-            if (options.json()) {
-                Files.writeString(options.jsonFile(), result.toJson());
+            if (options.json() && measured) {
+                Files.writeString(options.jsonFile(), PerftestJson.of(options, result.header(), result.bandwidth(),
+                        result.latency()));
             }
-            if (options.csvFile() != null) {
-                Files.writeString(options.csvFile(), options.kind().isBandwidth()
-                        ? CsvReport.bandwidth(result.bandwidth()) : CsvReport.latency(result.latency()));
+            if (jperfJson != null) {
+                Files.writeString(jperfJson, result.toJson(run));
+            }
+            if (options.csvFile() != null && measured) {
+                Files.writeString(options.csvFile(), CsvReport.comment(run) + (options.kind().isBandwidth()
+                        ? CsvReport.bandwidth(result.bandwidth()) : CsvReport.latency(result.latency())));
             }
         } catch (IOException e) {
             throw new UncheckedIOException("could not write the report: " + e.getMessage(), e);

@@ -15,6 +15,8 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -89,6 +91,41 @@ class ExitCodesTest {
         CliRunner r = CliRunner.run("write-bw", "--loopback");
         assertEquals(ExitCodes.NO_RDMA, r.exitCode(), r.err());
         assertOneLine(r);
+    }
+
+    @Test
+    void sweepExitsThreeWithoutUsableRdmaLikeTheOthers() {
+        assumeFalse(Files.isDirectory(Path.of("/sys/class/infiniband")), "this kernel has RDMA: 3 needs a host without it");
+        CliRunner r = CliRunner.run("sweep", "write-bw", "127.0.0.1", "--sizes", "4K,64K");
+        assertEquals(ExitCodes.NO_RDMA, r.exitCode(), r.out() + r.err());
+        assertOneLine(r);
+        assertTrue(r.out().isEmpty(), "nothing ran: " + r.out());
+    }
+
+    @Test
+    void everyCommandsHelpListsItsExitCodesFromTheOneTable() {
+        List<String> commands = new java.util.ArrayList<>(List.of(JperfCommand.SUBCOMMANDS));
+        commands.addFirst("jperf");
+        for (String command : commands) {
+            CliRunner r = command.equals("jperf") ? CliRunner.run("--help") : CliRunner.run(command, "--help");
+            assertEquals(ExitCodes.OK, r.exitCode(), command);
+            String help = r.out().replaceAll("\\s+", " ");
+            assertTrue(help.contains(" Exit codes: "), command + ":\n" + r.out());
+            Map<String, String> table = ExitCodes.forCommand(command);
+            assertTrue(table.containsKey("0") && table.containsKey("2") && table.containsKey("70"), command);
+            for (Map.Entry<String, String> e : table.entrySet()) {
+                String row = " " + e.getKey() + " " + e.getValue().replaceAll("\\s+", " ");
+                assertTrue(help.contains(row), command + " lacks '" + row + "' in\n" + r.out());
+            }
+        }
+        // a subcommand added later gets the general table until it is named there
+        assertEquals(ExitCodes.forCommand("jperf"), ExitCodes.forCommand("a-new-command"));
+        assertEquals(List.of("0", "1", "2", "3", "4", "70"), List.copyOf(ExitCodes.forCommand("jperf").keySet()));
+        // a code means the same everywhere: 3 is no RDMA in every command that can give it
+        for (String command : commands) {
+            String three = ExitCodes.forCommand(command).get("3");
+            assertTrue(three == null || three.startsWith("no usable RDMA here"), command + ": " + three);
+        }
     }
 
     @Test

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.jperf.engine.TestFailedException;
 import io.jperf.engine.WriteTestResult;
 import io.jperf.report.JsonReader;
+import io.jperf.report.RunInfo;
 import io.jperf.result.BandwidthResult;
 import io.jperf.result.LatencyResult;
 import io.jperf.result.LinkType;
@@ -72,7 +73,7 @@ class SweepCommandTest {
         assertEquals(0, r.exitCode());
         for (String s : List.of("write-bw|write-lat PEER", "--rails=DEV=PEER_ADDR", "--sources", "--gid-indexes",
                 "--rdma-cm", "--tclasses", "--sizes", "--json", "--out_json=FILE", "--html=FILE", "--point-timeout",
-                "0   every choice ran", "1   at least one choice failed", "2   invalid options")) {
+                "0    every choice ran", "1    at least one choice failed", "2    invalid options", "3    no usable RDMA here")) {
             assertTrue(r.out().contains(s), s + " in\n" + r.out());
         }
         assertTrue(CliRunner.run("--help").out().contains("sweep"), "listed under jperf");
@@ -150,9 +151,20 @@ class SweepCommandTest {
         Map<String, Object> doc = JsonReader.parseObject(Files.readString(json));
         assertEquals("write-lat", doc.get("kind"));
         assertEquals(4, ((List<?>) doc.get("rows")).size());
+        // every output names the version, the command line and the host; the JSON has a format version
+        assertEquals(1L, doc.get("format_version"));
+        Map<?, ?> run = (Map<?, ?>) doc.get("run");
+        String commandLine = (String) run.get("command_line");
+        assertTrue(commandLine.startsWith("jperf write-lat 10.20.0.2 --rdma-cm off,on --tclasses 0,106 --out_json "),
+                commandLine);
+        assertEquals(RunInfo.hostName(), run.get("host"));
+        assertEquals(RunInfo.libraryVersion(), run.get("jperf_version"));
+        assertTrue(r.out().contains("jperf " + RunInfo.libraryVersion() + " on " + RunInfo.hostName() + ": jperf"
+                + " write-lat 10.20.0.2"), r.out());
         String page = Files.readString(html);
         assertTrue(page.startsWith("<!DOCTYPE html>"), page.substring(0, 40));
         assertTrue(page.contains("RDMA_CM_EVENT_ADDR_ERROR"));
+        assertTrue(page.contains("<span class=\"mono\">jperf write-lat 10.20.0.2 --rdma-cm off,on"), page);
     }
 
     @Test

@@ -4,19 +4,18 @@ import io.jperf.datapath.CompletionBatch;
 import io.jperf.datapath.WorkRequestList;
 import io.jperf.options.TestOptions;
 import io.jperf.options.Verb;
+import io.jperf.report.LatencyHistogramLog;
+import io.jperf.report.RunInfo;
 import io.jperf.result.LatencyResult;
 import io.jperf.stats.LatencyStats;
 import io.jperf.verbs.QueuePair;
 import io.jperf.wire.KeyMessage;
 import io.jperf.wire.PerftestHandshake;
-import org.HdrHistogram.Histogram;
-import org.HdrHistogram.HistogramLogWriter;
 
 import java.io.IOException;
-import java.io.PrintStream;
 import java.lang.foreign.Arena;
-import java.nio.file.Files;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -57,7 +56,9 @@ final class LatencyMeasurement implements Measurement {
             return new Outcome(List.of(), List.of());
         }
         List<LatencyResult> results = new ArrayList<>();
-        List<Histogram> histograms = new ArrayList<>();
+        LatencyHistogramLog hlog = new LatencyHistogramLog(Instant.now(), "jperf " + options.kind().commandName()
+                + (options.kind().verb().latencyIsPingPong() ? ": half round-trip latency" : ": round-trip latency"),
+                List.of(RunInfo.embedded().line()));
         try (Arena arena = Arena.ofConfined()) {
             QueuePair qp = endpoint.qps().getFirst();
             KeyMessage peer = remote.getFirst();
@@ -77,6 +78,7 @@ final class LatencyMeasurement implements Measurement {
                 int size = (int) (long) sizes.get(i);
                 write.setInline(0, size <= endpoint.inlineSize());
                 boolean ok;
+                Instant start = Instant.now();
                 if (options.isDuration()) {
                     long margin = Duration.ofSeconds(options.marginSeconds()).toNanos();
                     long sample = Duration.ofSeconds(options.durationSeconds()).toNanos() - 2 * margin;
@@ -84,6 +86,7 @@ final class LatencyMeasurement implements Measurement {
                 } else {
                     ok = loop.runIterations(options.iterations(), size, options.isServer());
                 }
+                Instant end = Instant.now();
                 if (!ok) {
                     throw Measurement.failure(what(verb) + " of " + size + " bytes", loop.errors(),
                             loop.stalled(), timeout);
@@ -92,14 +95,14 @@ final class LatencyMeasurement implements Measurement {
                         verb.latencyIsPingPong() ? 2 : 1);
                 LatencyResult result = stats.toResult(size, options.isDuration() ? loop.rounds() : options.iterations());
                 results.add(result);
-                histograms.add(stats.histogram());
+                hlog.add(size, start, end, stats.histogram());
                 listener.latency(result);
                 listener.progress(i + 1, sizes.size());
             }
         }
         handshake.finish(null, timeout);
         if (options.hlogFile() != null) {
-            writeHistogramLog(sizes(results), histograms);
+            hlog.write(options.hlogFile());
         }
         return new Outcome(List.of(), results);
     }
@@ -141,23 +144,4 @@ final class LatencyMeasurement implements Measurement {
         return timeout.plusMillis(requests);
     }
 
-    private static List<Long> sizes(List<LatencyResult> results) {
-        return results.stream().map(LatencyResult::sizeBytes).toList();
-    }
-
-    /** One tagged interval per message size, half round trips in nanoseconds. */
-    private void writeHistogramLog(List<Long> sizes, List<Histogram> histograms) throws IOException {
-        try (PrintStream out = new PrintStream(Files.newOutputStream(options.hlogFile()), false,
-                java.nio.charset.StandardCharsets.UTF_8)) {
-            HistogramLogWriter writer = new HistogramLogWriter(out);
-            writer.outputComment("jperf write-lat: half round-trip latency in nanoseconds, one interval per size");
-            writer.outputLogFormatVersion();
-            writer.outputLegend();
-            for (int i = 0; i < histograms.size(); i++) {
-                Histogram h = histograms.get(i);
-                h.setTag("size=" + sizes.get(i));
-                writer.outputIntervalHistogram(h);
-            }
-        }
-    }
 }

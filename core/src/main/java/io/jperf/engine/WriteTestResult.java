@@ -3,6 +3,7 @@ package io.jperf.engine;
 import io.jperf.cm.CmPath;
 import io.jperf.options.TestOptions;
 import io.jperf.report.JsonReport;
+import io.jperf.report.RunInfo;
 import io.jperf.result.BandwidthResult;
 import io.jperf.result.EndpointInfo;
 import io.jperf.result.LatencyResult;
@@ -32,9 +33,14 @@ public record WriteTestResult(TestOptions options, TestHeader header, List<Endpo
                               List<EndpointInfo> remote, String peerVersion, List<BandwidthResult> bandwidth,
                               List<LatencyResult> latency, Optional<PathReport> path, List<CmPath> rdmaCm,
                               List<String> warnings) {
-    /** The result as one JSON document (the same data, see {@link JsonReport}). */
+    /** The result as one JSON document (the same data, see {@link JsonReport}), run info of this process. */
     public String toJson() {
-        JsonReport.Builder json = JsonReport.builder(options, header).local(local).remote(remote);
+        return toJson(RunInfo.embedded());
+    }
+
+    /** The result as one JSON document (the same data, see {@link JsonReport}) from the run {@code run}. */
+    public String toJson(RunInfo run) {
+        JsonReport.Builder json = JsonReport.builder(options, header).run(run).local(local).remote(remote);
         bandwidth.forEach(json::result);
         latency.forEach(json::result);
         json.section("peer_version", w -> w.value(peerVersion));

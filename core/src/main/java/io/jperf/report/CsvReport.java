@@ -6,7 +6,8 @@ import java.math.BigDecimal;
 import java.util.List;
 
 /**
- * Results as CSV (RFC 4180, {@code \n} line ends): a header row, then one row per message size. Numbers
+ * Results as CSV (RFC 4180, {@code \n} line ends): a header row, then one row per message size; jperf's
+ * command line opens its files with a {@link #comment} line. Numbers
  * are plain decimals at full precision, so the file re-computes exactly what the table shows. Stateless
  * and thread-safe.
  */
@@ -55,6 +56,14 @@ public final class CsvReport {
         StringBuilder sb = new StringBuilder(latencyHeader());
         results.forEach(r -> sb.append(latencyRow(r)));
         return sb.toString();
+    }
+
+    /**
+     * The comment line that opens jperf's CSV files, naming the run: {@code # jperf 0.1.0 on HOST: COMMAND}
+     * (pandas: {@code read_csv(f, comment="#")}; Python's csv module: skip lines starting with {@code #}).
+     */
+    public static String comment(RunInfo run) {
+        return "# " + run.line().replace('\n', ' ').replace('\r', ' ') + "\n";
     }
 
     /** A plain decimal; an empty field for NaN and infinities. */

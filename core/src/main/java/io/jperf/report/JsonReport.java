@@ -15,18 +15,23 @@ import java.util.function.Consumer;
 /**
  * One valid JSON document per run (perftest rewrites an invalid, non-JSON file per message size): the test
  * parameters, the header facts, both ends' QP endpoints and one result object per message size, plus any
- * named extra sections (e.g. the path the run took). Field names are stable snake_case; bandwidth figures
+ * named extra sections (e.g. the path the run took), and where it came from ({@link RunInfo}). The layout is
+ * described by the JSON Schema {@code io/jperf/report/jperf-result.schema.json} (a resource of this jar,
+ * {@link #SCHEMA_RESOURCE}). Field names are stable snake_case; bandwidth figures
  * carry their unit. Build with {@link #builder}; the built report is immutable.
  *
  * <pre>
- * {"tool": "jperf", "format_version": 1, "test": "ib_write_bw",
- *  "parameters": {...}, "header": {...}, "local": [{...}], "remote": [{...}],
+ * {"tool": "jperf", "format_version": 1,
+ *  "run": {"jperf_version": "0.1.0", "command_line": "jperf write-bw -a 10.0.0.2", "host": "lab-a"},
+ *  "test": "ib_write_bw", "parameters": {...}, "header": {...}, "local": [{...}], "remote": [{...}],
  *  "results": [{"size_bytes": 65536, "iterations": 5000, "bw_peak": ..., ...}], ...extra sections}
  * </pre>
  */
 public final class JsonReport {
     /** Version of this document layout; bumped only on incompatible changes. */
     public static final int FORMAT_VERSION = 1;
+    /** The class path resource holding this layout's JSON Schema (draft 2020-12). */
+    public static final String SCHEMA_RESOURCE = "/io/jperf/report/jperf-result.schema.json";
 
     private final String json;
 
@@ -57,10 +62,17 @@ public final class JsonReport {
         private final List<EndpointInfo> remote = new ArrayList<>();
         private final List<Object> results = new ArrayList<>();
         private final Map<String, Consumer<JsonWriter>> sections = new LinkedHashMap<>();
+        private RunInfo run;
 
         private Builder(TestOptions options, TestHeader header) {
             this.options = Objects.requireNonNull(options, "options");
             this.header = Objects.requireNonNull(header, "header");
+        }
+
+        /** Where the run came from; default {@link RunInfo#embedded()}. */
+        public Builder run(RunInfo info) {
+            run = Objects.requireNonNull(info, "info");
+            return this;
         }
 
         /** This side's QP endpoints, in QP order. */
@@ -93,7 +105,7 @@ public final class JsonReport {
          * @throws IllegalArgumentException if the name is one of the report's own
          */
         public Builder section(String name, Consumer<JsonWriter> body) {
-            if (List.of("tool", "format_version", "test", "parameters", "header", "local", "remote", "results")
+            if (List.of("tool", "format_version", "run", "test", "parameters", "header", "local", "remote", "results")
                     .contains(name) || sections.containsKey(name)) {
                 throw new IllegalArgumentException("JSON section '" + name + "' already exists");
             }
@@ -103,8 +115,9 @@ public final class JsonReport {
 
         public JsonReport build() {
             JsonWriter w = new JsonWriter().beginObject();
-            w.field("tool", "jperf").field("format_version", FORMAT_VERSION)
-                    .field("test", options.kind().perftestName());
+            w.field("tool", "jperf").field("format_version", FORMAT_VERSION);
+            (run != null ? run : RunInfo.embedded()).writeJson(w.name("run"));
+            w.field("test", options.kind().perftestName());
             writeParameters(w.name("parameters"));
             writeHeader(w.name("header"));
             writeEndpoints(w.name("local"), local);

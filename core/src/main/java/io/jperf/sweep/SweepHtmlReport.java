@@ -8,6 +8,7 @@ import io.jperf.engine.WriteTestResult;
 import io.jperf.path.PathSummary;
 import io.jperf.path.Severity;
 import io.jperf.path.Verdict;
+import io.jperf.report.RunInfo;
 import io.jperf.result.BandwidthResult;
 import io.jperf.result.LatencyResult;
 
@@ -65,9 +66,14 @@ public final class SweepHtmlReport {
     private SweepHtmlReport() {
     }
 
-    /** The report as one HTML5 document (XHTML syntax, UTF-8, ends with a newline). */
+    /** The report as one HTML5 document (XHTML syntax, UTF-8, ends with a newline), run info of this process. */
     public static String render(SweepResult result) {
-        return new Page(result).render();
+        return render(result, RunInfo.embedded());
+    }
+
+    /** The report as one HTML5 document; {@code run} (version, command line, host) is among its facts. */
+    public static String render(SweepResult result, RunInfo run) {
+        return new Page(result, run).render();
     }
 
     private static Map<String, String> orderedMap(String... kv) {
@@ -87,9 +93,11 @@ public final class SweepHtmlReport {
         private final int bestIndex;
         private final int worstIndex;
         private final StringBuilder out = new StringBuilder(32 * 1024);
+        private final RunInfo run;
 
-        Page(SweepResult r) {
+        Page(SweepResult r, RunInfo run) {
             this.r = r;
+            this.run = run;
             this.rows = r.rows();
             this.bw = r.kind().isBandwidth();
             this.unit = r.headlineUnit();
@@ -165,6 +173,8 @@ public final class SweepHtmlReport {
             }
             fact("started", esc(TIME.format(r.started().truncatedTo(ChronoUnit.SECONDS))));
             fact("duration", esc(HtmlText.duration(r.elapsed())));
+            fact("jperf", esc(run.jperfVersion()) + " on <span class=\"mono\">" + esc(run.host()) + "</span>");
+            fact("command", "<span class=\"mono\">" + esc(run.commandLine()) + "</span>");
             out.append("</table>\n</header>\n");
         }
 

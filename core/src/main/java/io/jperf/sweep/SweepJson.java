@@ -3,6 +3,7 @@ package io.jperf.sweep;
 import io.jperf.path.PathJson;
 import io.jperf.report.JsonReader;
 import io.jperf.report.JsonWriter;
+import io.jperf.report.RunInfo;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -15,6 +16,8 @@ import java.util.OptionalInt;
  *
  * <pre>
  * {
+ *   "tool": "jperf", "format_version": 1,
+ *   "run": {"jperf_version": "0.1.0", "command_line": "jperf sweep write-bw ...", "host": "lab-a"},
  *   "kind": "write-bw", "peer": "10.20.0.2",
  *   "dimensions": ["rail", "size"],
  *   "dimension_values": {"rail": ["rxe0&gt;10.20.0.2", ...], "size": ["4K", "64K"]},
@@ -36,14 +39,23 @@ import java.util.OptionalInt;
  * ({@link PathJson#writeVerdicts}). Stateless and thread-safe.
  */
 public final class SweepJson {
+    /** Version of this document layout; bumped only on incompatible changes. */
+    public static final int FORMAT_VERSION = 1;
 
     private SweepJson() {
     }
 
-    /** The document, ending with a newline. */
+    /** The document, ending with a newline, run info of this process. */
     public static String toJson(SweepResult r) {
+        return toJson(r, RunInfo.embedded());
+    }
+
+    /** The document, ending with a newline, from the run {@code run} (also in each point's result). */
+    public static String toJson(SweepResult r, RunInfo run) {
         JsonWriter w = new JsonWriter();
         w.beginObject();
+        w.field("tool", "jperf").field("format_version", FORMAT_VERSION);
+        run.writeJson(w.name("run"));
         w.field("kind", SweepTextReport.kindName(r));
         w.field("peer", r.peerHost());
         w.name("dimensions").beginArray();
@@ -82,7 +94,7 @@ public final class SweepJson {
         index(w, "worst", SweepTextReport.worstPosition(r), r);
         w.name("rows").beginArray();
         for (SweepRow row : r.rows()) {
-            row(w, row);
+            row(w, row, run);
         }
         w.endArray();
         w.endObject();
@@ -98,7 +110,7 @@ public final class SweepJson {
         }
     }
 
-    private static void row(JsonWriter w, SweepRow row) {
+    private static void row(JsonWriter w, SweepRow row, RunInfo run) {
         w.beginObject();
         w.field("index", row.choice().index());
         w.field("label", row.choice().label());
@@ -121,7 +133,7 @@ public final class SweepJson {
         w.field("elapsed_ms", row.elapsed().toMillis());
         w.name("result");
         if (row.result().isPresent()) {
-            raw(w, JsonReader.parse(row.result().get().toJson(), JsonReader.DEFAULT_MAX_DEPTH, Integer.MAX_VALUE));
+            raw(w, JsonReader.parse(row.result().get().toJson(run), JsonReader.DEFAULT_MAX_DEPTH, Integer.MAX_VALUE));
         } else {
             w.nullValue();
         }

@@ -3,6 +3,7 @@ package io.jperf.sweep;
 import io.jperf.engine.WriteTestResult;
 import io.jperf.path.Severity;
 import io.jperf.path.Verdict;
+import io.jperf.report.RunInfo;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -43,10 +44,16 @@ public final class SweepTextReport {
     private SweepTextReport() {
     }
 
-    /** The whole report, ending with a newline. */
+    /** The whole report, ending with a newline, run info of this process. */
     public static String render(SweepResult r) {
+        return render(r, RunInfo.embedded());
+    }
+
+    /** The whole report, ending with a newline; the line after the title names {@code run} (wrapped). */
+    public static String render(SweepResult r, RunInfo run) {
         StringBuilder out = new StringBuilder(4096);
         out.append(title(r)).append('\n');
+        wrap(out, run.line(), "", "    ");
         out.append("headline: ").append(r.higherIsBetter()
                 ? "average " + r.headlineUnit() + " at the largest message size, higher is better"
                 : "typical latency (" + r.headlineUnit() + ") at the smallest message size, lower is better")

@@ -1,0 +1,82 @@
+package io.jperf.report;
+
+import com.networknt.schema.Error;
+import com.networknt.schema.InputFormat;
+import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SpecificationVersion;
+import io.jperf.engine.WriteTestResult;
+import io.jperf.sweep.SweepFixtures;
+import io.jperf.sweep.SweepResult;
+import io.jperf.sweep.SweepRow;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** jperf's JSON record against its committed JSON Schema ({@link JsonReport#SCHEMA_RESOURCE}). */
+class JperfResultSchemaTest {
+    private static final RunInfo RUN = new RunInfo("0.1.0", "jperf write-bw -a --jperf-json r.json 10.20.0.2", "lab-a");
+    private static Schema schema;
+
+    @BeforeAll
+    static void loadSchema() throws IOException {
+        try (InputStream in = JsonReport.class.getResourceAsStream(JsonReport.SCHEMA_RESOURCE)) {
+            assertNotNull(in, JsonReport.SCHEMA_RESOURCE + " is not on the class path");
+            schema = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12).getSchema(in);
+        }
+    }
+
+    private static List<WriteTestResult> results(SweepResult... sweeps) {
+        List<WriteTestResult> all = new ArrayList<>();
+        for (SweepResult s : sweeps) {
+            s.rows().stream().map(SweepRow::result).flatMap(java.util.Optional::stream).forEach(all::add);
+        }
+        return all;
+    }
+
+    @Test
+    void everyKindOfResultMatchesTheSchema() {
+        // bandwidth with path records, verdicts, -R choices and warnings; latency at one size and with -a
+        List<WriteTestResult> all = results(SweepFixtures.bwRailsCm(true), SweepFixtures.lat(),
+                SweepFixtures.latAllSizes());
+        assertTrue(all.size() >= 8, "fixtures: " + all.size());
+        assertTrue(all.stream().anyMatch(r -> !r.warnings().isEmpty()), "no result with warnings among the fixtures");
+        for (WriteTestResult r : all) {
+            String json = r.toJson(RUN);
+            List<Error> errors = schema.validate(json, InputFormat.JSON);
+            assertEquals(List.of(), errors.stream().map(Error::toString).toList(), json);
+        }
+    }
+
+    @Test
+    void theSchemaRefusesWhatItDoesNotDescribe() {
+        WriteTestResult r = results(SweepFixtures.lat()).getFirst();
+        String json = r.toJson(RUN);
+        assertTrue(schema.validate(json, InputFormat.JSON).isEmpty());
+        // no "run", an unknown key, a latency row without its unit-suffixed field
+        String noRun = json.replaceFirst("\"run\": \\{[^}]*},", "");
+        assertFalse(noRun.contains("\"run\""), noRun);
+        assertFalse(schema.validate(noRun, InputFormat.JSON).isEmpty(), "a document without run passed");
+        String extra = json.replaceFirst("\\{", "{\"unexpected\": 1,");
+        assertFalse(schema.validate(extra, InputFormat.JSON).isEmpty(), "an unknown top-level key passed");
+        String renamed = json.replace("\"t_typical_us\"", "\"t_typical\"");
+        assertFalse(schema.validate(renamed, InputFormat.JSON).isEmpty(), "a renamed result field passed");
+    }
+
+    @Test
+    void theRunSaysVersionCommandLineAndHost() {
+        String json = results(SweepFixtures.lat()).getFirst().toJson(RUN);
+        assertTrue(json.contains("\"run\": {\n    \"jperf_version\": \"0.1.0\",\n"
+                + "    \"command_line\": \"jperf write-bw -a --jperf-json r.json 10.20.0.2\",\n"
+                + "    \"host\": \"lab-a\"\n  }"), json);
+    }
+}
