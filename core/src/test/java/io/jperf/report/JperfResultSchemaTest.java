@@ -58,6 +58,18 @@ class JperfResultSchemaTest {
     }
 
     @Test
+    void aReadLatencyResultMatchesTheSchemaToo() {
+        WriteTestResult w = results(SweepFixtures.lat()).getFirst();
+        io.jperf.options.TestOptions o = io.jperf.options.TestOptions.builder(io.jperf.options.TestKind.READ_LAT)
+                .serverHost("10.20.0.1").device(w.options().device()).build();
+        WriteTestResult r = new WriteTestResult(o, w.header(), w.local(), w.remote(), w.peerVersion(), w.bandwidth(),
+                w.latency(), w.path(), w.rdmaCm(), w.warnings());
+        String json = r.toJson(RUN);
+        assertTrue(json.contains("\"ib_read_lat\""), json);
+        assertEquals(List.of(), schema.validate(json, InputFormat.JSON).stream().map(Error::toString).toList(), json);
+    }
+
+    @Test
     void theSchemaRefusesWhatItDoesNotDescribe() {
         WriteTestResult r = results(SweepFixtures.lat()).getFirst();
         String json = r.toJson(RUN);
