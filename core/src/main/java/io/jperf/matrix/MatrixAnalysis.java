@@ -65,7 +65,8 @@ public final class MatrixAnalysis {
     private final double limit;
     private final int tests;
     private final int failed;
-    private final List<Link> badLinks;
+    /** The bad cells, in report order: failed first, then the worst figure first. */
+    private final int[] badCells;
     private final List<Suspect> suspects;
     private final double[] railMedians;
 
@@ -75,45 +76,31 @@ public final class MatrixAnalysis {
         int n = matrix.hosts().size();
         int rails = matrix.rails().size();
         int combos = matrix.combinations();
-        double[] all = new double[16];
-        int count = 0;
         int run = 0;
         int fails = 0;
-        double[][] perRail = new double[combos][];
-        for (int c = 0; c < combos; c++) {
-            double[] mine = new double[16];
-            int mc = 0;
-            for (int a = 0; a < n; a++) {
-                for (int b = 0; b < n; b++) {
-                    ResultMatrix.Status s = matrix.status(c, a, b);
-                    if (s == ResultMatrix.Status.NONE) {
-                        continue;
-                    }
-                    run++;
-                    if (s == ResultMatrix.Status.FAILED) {
-                        fails++;
-                        continue;
-                    }
-                    double v = matrix.value(c, a, b);
-                    if (count == all.length) {
-                        all = Arrays.copyOf(all, count * 2);
-                    }
-                    all[count++] = v;
-                    if (mc == mine.length) {
-                        mine = Arrays.copyOf(mine, mc * 2);
-                    }
-                    mine[mc++] = v;
-                }
-            }
-            perRail[c] = Arrays.copyOf(mine, mc);
+        for (int cell = 0; cell < matrix.cellCount(); cell++) {
+            ResultMatrix.Status s = matrix.status(cell);
+            run += s == ResultMatrix.Status.NONE ? 0 : 1;
+            fails += s == ResultMatrix.Status.FAILED ? 1 : 0;
         }
         this.tests = run;
         this.failed = fails;
-        this.median = median(Arrays.copyOf(all, count));
+        // the figures as floats, as the matrix keeps them: 4 bytes a test while the analysis runs
+        float[] all = new float[run - fails];
+        int count = 0;
         this.railMedians = new double[combos];
         for (int c = 0; c < combos; c++) {
-            railMedians[c] = median(perRail[c]);
+            int from = count;
+            for (int cell = c * n * n; cell < (c + 1) * n * n; cell++) {
+                if (matrix.status(cell) == ResultMatrix.Status.OK) {
+                    all[count++] = (float) matrix.value(cell);
+                }
+            }
+            Arrays.sort(all, from, count);
+            railMedians[c] = median(all, from, count);
         }
+        Arrays.sort(all);
+        this.median = median(all, 0, count);
         this.limit = threshold == null ? Double.NaN : threshold.limit(median);
 
         int[][] hostRailTests = new int[n][rails];
@@ -122,25 +109,28 @@ public final class MatrixAnalysis {
         for (double[] row : hostRailWorst) {
             Arrays.fill(row, Double.NaN);
         }
-        List<Link> bad = new ArrayList<>();
+        long[] bad = new long[16];
+        int badCount = 0;
         for (int c = 0; c < combos; c++) {
             int ra = matrix.clientRail(c);
             int rb = matrix.serverRail(c);
             for (int a = 0; a < n; a++) {
                 for (int b = 0; b < n; b++) {
-                    ResultMatrix.Status s = matrix.status(c, a, b);
+                    int cell = (c * n + a) * n + b;
+                    ResultMatrix.Status s = matrix.status(cell);
                     if (s == ResultMatrix.Status.NONE) {
                         continue;
                     }
                     hostRailTests[a][ra]++;
                     hostRailTests[b][rb]++;
-                    double v = matrix.value(c, a, b);
-                    boolean isBad = s == ResultMatrix.Status.FAILED || beyond(v);
-                    if (!isBad) {
+                    double v = matrix.value(cell);
+                    if (s == ResultMatrix.Status.OK && !beyond(v)) {
                         continue;
                     }
-                    bad.add(new Link(c, a, b, v, matrix.error(c, a, b).orElse(s == ResultMatrix.Status.FAILED
-                            ? "failed" : null), matrix.verdicts(c, a, b)));
+                    if (badCount == bad.length) {
+                        bad = Arrays.copyOf(bad, badCount * 2);
+                    }
+                    bad[badCount++] = ((long) sortable((float) badness(v)) << 32) | cell;
                     hostRailBad[a][ra]++;
                     hostRailBad[b][rb]++;
                     hostRailWorst[a][ra] = worse(hostRailWorst[a][ra], v);
@@ -148,9 +138,12 @@ public final class MatrixAnalysis {
                 }
             }
         }
-        bad.sort(Comparator.comparing((Link l) -> !l.failed()).thenComparingDouble(l -> badness(l.value())));
-        this.badLinks = List.copyOf(bad);
-        this.suspects = rank(n, rails, hostRailTests, hostRailBad, hostRailWorst, bad);
+        Arrays.sort(bad, 0, badCount);
+        this.badCells = new int[badCount];
+        for (int i = 0; i < badCount; i++) {
+            badCells[i] = (int) bad[i];
+        }
+        this.suspects = rank(n, rails, hostRailTests, hostRailBad, hostRailWorst);
     }
 
     /**
@@ -160,7 +153,18 @@ public final class MatrixAnalysis {
         return new MatrixAnalysis(matrix, threshold);
     }
 
-    private List<Suspect> rank(int n, int rails, int[][] tests, int[][] bad, double[][] worst, List<Link> badLinks) {
+    /** What an analysis of {@code tests} tests holds at most while it runs, beyond the matrix: a figure and a bad-cell key per test. */
+    public static long bytesFor(long tests) {
+        return tests * (Float.BYTES + Long.BYTES + Integer.BYTES);
+    }
+
+    /** A float's bits as an int that orders as the floats do (-infinity first). */
+    private static int sortable(float f) {
+        int bits = Float.floatToIntBits(f);
+        return bits ^ ((bits >> 31) & 0x7fffffff);
+    }
+
+    private List<Suspect> rank(int n, int rails, int[][] tests, int[][] bad, double[][] worst) {
         boolean[][] suspect = new boolean[n][rails];
         for (int h = 0; h < n; h++) {
             for (int r = 0; r < rails; r++) {
@@ -213,7 +217,7 @@ public final class MatrixAnalysis {
             }
         }
         List<Suspect> links = new ArrayList<>();
-        for (Link l : badLinks) {
+        for (Link l : badLinks()) {
             int ra = matrix.clientRail(l.combination());
             int rb = matrix.serverRail(l.combination());
             boolean explained = railSuspect[ra] || railSuspect[rb] || hostSuspect[l.client()] || hostSuspect[l.server()]
@@ -259,14 +263,14 @@ public final class MatrixAnalysis {
         return badness(a) <= badness(b) ? a : b;
     }
 
-    private static double median(double[] values) {
-        if (values.length == 0) {
+    /** The median of the sorted {@code v[from..to)}, NaN when empty. */
+    private static double median(float[] v, int from, int to) {
+        int len = to - from;
+        if (len == 0) {
             return Double.NaN;
         }
-        double[] v = values.clone();
-        Arrays.sort(v);
-        int m = v.length / 2;
-        return v.length % 2 == 1 ? v[m] : (v[m - 1] + v[m]) / 2;
+        int m = from + len / 2;
+        return len % 2 == 1 ? v[m] : ((double) v[m - 1] + v[m]) / 2;
     }
 
     public ResultMatrix matrix() {
@@ -303,9 +307,22 @@ public final class MatrixAnalysis {
         return failed;
     }
 
-    /** Bad links: failed ones first, then the worst figures first. */
+    /** Bad links: failed ones first, then the worst figures first. Built on each call. */
     public List<Link> badLinks() {
-        return badLinks;
+        List<Link> links = new ArrayList<>(badCells.length);
+        for (int cell : badCells) {
+            int c = matrix.combinationOf(cell);
+            int a = matrix.clientOf(cell);
+            int b = matrix.serverOf(cell);
+            links.add(new Link(c, a, b, matrix.value(cell), matrix.status(cell) == ResultMatrix.Status.FAILED
+                    ? matrix.error(c, a, b).orElse("failed") : null, matrix.verdicts(c, a, b)));
+        }
+        return links;
+    }
+
+    /** The number of bad links. */
+    public int badLinkCount() {
+        return badCells.length;
     }
 
     /** The ranked suspects (see the class comment). */
@@ -322,7 +339,7 @@ public final class MatrixAnalysis {
 
     /** True when a test failed or a figure is beyond the threshold: the command exits non-zero. */
     public boolean failedThreshold() {
-        return !badLinks.isEmpty();
+        return badCells.length > 0;
     }
 
     /** {@code gpu-3 rail mlx5_1 bad on 7 of 7 pairs}: one suspect in words. */

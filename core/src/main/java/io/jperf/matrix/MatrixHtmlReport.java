@@ -11,6 +11,9 @@ import java.util.Locale;
  * carries the figure, the path findings and the error. Stateless.
  */
 public final class MatrixHtmlReport {
+    /** Beyond this many hosts the page has no heatmaps (a million cells per rail): the suspects and medians only. */
+    public static final int MAX_HEATMAP_HOSTS = 256;
+
     private MatrixHtmlReport() {
     }
 
@@ -56,7 +59,12 @@ public final class MatrixHtmlReport {
         for (int c = 0; c < m.combinations(); c++) {
             sb.append("<h2>Rail ").append(esc(m.combinationName(c))).append(": median ")
                     .append(Double.isNaN(a.median(c)) ? "-" : esc(a.figure(a.median(c)))).append("</h2>\n");
-            heatmap(sb, a, c, cell >= 8);
+            if (n <= MAX_HEATMAP_HOSTS) {
+                heatmap(sb, a, c, cell >= 8);
+            } else {
+                sb.append("<p>").append(n).append(" hosts: no heatmap beyond ").append(MAX_HEATMAP_HOSTS)
+                        .append(" (the JSON has every point).</p>\n");
+            }
         }
         sb.append("<p>Rows and columns are hosts; a cell is the test between them in either direction. Green: the"
                 + " rail's median or better; red: half of it (bandwidth) or twice it (latency); outlined: a bad link;"

@@ -21,6 +21,8 @@ public final class ResultMatrix {
     public static final int BYTES_PER_CELL = Float.BYTES + 1 + Short.BYTES;
     /** Failure texts are cut to this many characters. */
     static final int MAX_ERROR_CHARS = 240;
+    /** At most this many failure texts are kept (the points file has every one); later failures keep their status. */
+    static final int MAX_ERRORS = 65_536;
 
     /** A cell's state. */
     public enum Status {
@@ -142,7 +144,9 @@ public final class ResultMatrix {
         status[i] = (byte) Status.FAILED.ordinal();
         verdicts[i] = verdictMask;
         String e = String.valueOf(error).lines().findFirst().orElse("");
-        errors.put(i, e.length() > MAX_ERROR_CHARS ? e.substring(0, MAX_ERROR_CHARS) + "..." : e);
+        if (errors.size() < MAX_ERRORS) {
+            errors.put(i, e.length() > MAX_ERROR_CHARS ? e.substring(0, MAX_ERROR_CHARS) + "..." : e);
+        }
     }
 
     public synchronized Status status(int combination, int client, int server) {
@@ -158,8 +162,34 @@ public final class ResultMatrix {
         return verdicts[index(combination, client, server)];
     }
 
+    /** Why the test failed; empty when it did not, or when {@value #MAX_ERRORS} texts were kept already. */
     public synchronized Optional<String> error(int combination, int client, int server) {
         return Optional.ofNullable(errors.get(index(combination, client, server)));
+    }
+
+    /** The number of cells: hosts x hosts x combinations. */
+    int cellCount() {
+        return status.length;
+    }
+
+    synchronized Status status(int cell) {
+        return Status.values()[status[cell]];
+    }
+
+    synchronized double value(int cell) {
+        return values[cell];
+    }
+
+    int combinationOf(int cell) {
+        return cell / (n * n);
+    }
+
+    int clientOf(int cell) {
+        return cell / n % n;
+    }
+
+    int serverOf(int cell) {
+        return cell % n;
     }
 
     private int index(PairTest t) {
