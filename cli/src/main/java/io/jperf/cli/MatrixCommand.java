@@ -1,12 +1,27 @@
 package io.jperf.cli;
 
+import io.jperf.engine.AuthSecret;
+import io.jperf.engine.ServeLimits;
 import io.jperf.matrix.ClusterMembership;
 import io.jperf.matrix.DryRun;
+import io.jperf.matrix.LocalRails;
+import io.jperf.matrix.MatrixAnalysis;
+import io.jperf.matrix.MatrixCoordinator;
+import io.jperf.matrix.MatrixHtmlReport;
+import io.jperf.matrix.MatrixJson;
+import io.jperf.matrix.MatrixMember;
+import io.jperf.matrix.MatrixTextReport;
 import io.jperf.matrix.MembershipException;
 import io.jperf.matrix.Pattern;
+import io.jperf.matrix.Rail;
 import io.jperf.matrix.RailMode;
+import io.jperf.matrix.ResultMatrix;
 import io.jperf.matrix.Schedule;
 import io.jperf.matrix.Threshold;
+import io.jperf.matrix.WriteTestRunner;
+import io.jperf.options.OptionsException;
+import io.jperf.options.SizeParser;
+import io.jperf.wire.PeerText;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -14,13 +29,19 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
+import java.io.BufferedWriter;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 
 /**
  * {@code jperf matrix}: write tests between the hosts of a cluster allocation, every pair (or a
@@ -142,23 +163,114 @@ final class MatrixCommand implements Callable<Integer> {
     RunFlags run;
 
     private final Map<String, String> environment;
+    private final LocalRails localRails;
 
     MatrixCommand() {
-        this(System.getenv());
+        this(System.getenv(), LocalRails.live(1));
     }
 
-    /** For tests: reads the membership from {@code environment}. */
-    MatrixCommand(Map<String, String> environment) {
+    /** For tests: reads the membership from {@code environment} and this host's rails from {@code localRails}. */
+    MatrixCommand(Map<String, String> environment, LocalRails localRails) {
         this.environment = environment;
+        this.localRails = localRails;
     }
 
     @Override
-    public Integer call() {
+    public Integer call() throws IOException, InterruptedException {
         validate();
         if (dryRun) {
             return dryRun();
         }
-        throw new UsageException("jperf matrix runs only with --dry-run so far");
+        return runMember();
+    }
+
+    /** Serves as a member; on rank 0 also coordinates and reports. */
+    private int runMember() throws IOException, InterruptedException {
+        ClusterMembership m = membership();
+        AuthSecret secret = run.authSecret().orElseThrow(() -> new UsageException("jperf matrix needs the shared secret"
+                + " of its members (--auth-token-file FILE or " + AuthSecret.ENVIRONMENT + "): every member's serve and"
+                + " agent require it"));
+        long sizeBytes = sizeBytes();
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        List<Rail> mine = localRails.resolve(rails == null ? List.of() : rails);
+        Duration timeout = Duration.ofSeconds(timeoutSeconds);
+        ServeLimits limits = ServeLimits.DEFAULTS.withAuthSecret(secret)
+                .withMaxDuration(Duration.ofSeconds(Math.max(300, duration + 60)));
+        Consumer<String> events = line -> {
+            synchronized (err) {
+                err.println("jperf matrix [" + m.rank() + "]: " + PeerText.line(line));
+                err.flush();
+            }
+        };
+        events.accept("rank " + m.rank() + " of " + m.size() + " (" + m.source() + ") on " + m.self() + "; rails "
+                + mine.stream().map(r -> r.device() + r.address().map(a -> "=" + a).orElse("")).toList()
+                + "; serve port " + port + ", agent port " + agentPort);
+        try (MatrixMember member = MatrixMember.start(m, mine, port, agentPort, limits, timeout,
+                new WriteTestRunner(secret, 1), events)) {
+            if (!m.isCoordinator()) {
+                if (member.awaitStop(Duration.ofSeconds(idleTimeoutSeconds))) {
+                    events.accept("the coordinator said stop");
+                    return ExitCodes.OK;
+                }
+                events.accept("no word from the coordinator (" + m.coordinator() + ") for " + idleTimeoutSeconds
+                        + " s (--idle-timeout): exiting");
+                return ExitCodes.TEST_FAILED;
+            }
+            MatrixCoordinator.TestSettings settings = new MatrixCoordinator.TestSettings(bandwidth(), sizeBytes, duration,
+                    trafficClass == null ? 0 : trafficClass, run.warmup(), timeout);
+            ResultMatrix result;
+            try (BufferedWriter pointsFile = points == null ? null : Files.newBufferedWriter(points, StandardCharsets.UTF_8)) {
+                Consumer<String> sink = pointsFile == null ? p -> { } : p -> {
+                    try {
+                        pointsFile.write(p);
+                        pointsFile.newLine();
+                        pointsFile.flush();
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                };
+                result = MatrixCoordinator.builder(m, secret, settings).ports(agentPort, port).pattern(parsePattern())
+                        .railMode(parseRailMode()).startTimeout(Duration.ofSeconds(startTimeoutSeconds))
+                        .events(events).points(sink).build().run();
+            }
+            MatrixAnalysis analysis = MatrixAnalysis.of(result, threshold());
+            String title = title(sizeBytes);
+            out.print(json ? MatrixJson.render(analysis, title) : PeerText.report(MatrixTextReport.render(analysis, title)));
+            out.flush();
+            writeFile(outJson, () -> MatrixJson.render(analysis, title), "--out_json");
+            writeFile(html, () -> MatrixHtmlReport.render(analysis, title), "--html");
+            return analysis.failedThreshold() ? ExitCodes.TEST_FAILED : ExitCodes.OK;
+        }
+    }
+
+    private String title(long sizeBytes) {
+        return (bandwidth() ? "write-bw" : "write-lat") + " " + parsePattern().label() + " " + parseRailMode().label()
+                + ", " + sizeBytes + " B, -D " + duration + (trafficClass == null ? "" : ", tclass " + trafficClass);
+    }
+
+    private long sizeBytes() {
+        String text = size != null ? size : bandwidth() ? "64K" : "2";
+        try {
+            long v = SizeParser.parse(text);
+            if (v >= 1 && v <= (1L << 30)) {
+                return v;
+            }
+        } catch (OptionsException e) {
+            // below
+        }
+        throw new UsageException("-s: '" + text + "' is not a size between 1 and 1G (e.g. 64K)");
+    }
+
+    private static void writeFile(Path file, java.util.function.Supplier<String> text, String option) {
+        if (file == null) {
+            return;
+        }
+        try {
+            Files.writeString(file, text.get(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(option + " " + file + ": cannot be written (" + e.getMessage() + ")", e);
+        }
     }
 
     private int dryRun() {
@@ -186,6 +298,7 @@ final class MatrixCommand implements Callable<Integer> {
         parsePattern();
         parseRailMode();
         threshold();
+        sizeBytes();
         if (duration < 1 || duration > 3600) {
             throw new UsageException("-D must be between 1 and 3600 seconds (got " + duration + ")");
         }

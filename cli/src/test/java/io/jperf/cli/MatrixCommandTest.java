@@ -54,6 +54,29 @@ class MatrixCommandTest {
         assertUsage("same ports", "-p and --agent-port must differ", "matrix", "-p", "5000", "--agent-port", "5000");
     }
 
+    @Test
+    void aRunNeedsTheSharedSecret() {
+        Result r = run(Map.of(), NO_RDMA, "--hosts", "a,b", "--rank", "1");
+        assertEquals(ExitCodes.USAGE, r.code, r.err);
+        assertTrue(r.err.contains("jperf matrix needs the shared secret of its members (--auth-token-file FILE or"
+                + " JPERF_AUTH_TOKEN)"), r.err);
+    }
+
+    @Test
+    void aMemberWithoutRdmaIsExitThreeBeforeItListens(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws java.io.IOException {
+        java.nio.file.Path token = java.nio.file.Files.writeString(dir.resolve("token"), "a-shared-secret-for-the-test");
+        Result r = run(Map.of("SLURM_PROCID", "1", "SLURM_NTASKS", "2", "SLURM_STEP_NODELIST", "gpu[1-2]"), NO_RDMA,
+                "--auth-token-file", token.toString(), "--rails", "mlx5_0,mlx5_1");
+        assertEquals(ExitCodes.NO_RDMA, r.code, r.err);
+        assertTrue(r.err.contains("no RDMA device mlx5_0 here"), r.err);
+    }
+
+    /** This host's rails when it has no RDMA: what LocalRails.live says on such a host. */
+    private static final io.jperf.matrix.LocalRails NO_RDMA = devices -> {
+        throw new io.jperf.verbs.RdmaUnavailableException("--rails: no RDMA device " + devices.getFirst() + " here");
+    };
+
     private static void assertUsage(String what, String expected, String... args) {
         CliRunner r = CliRunner.run(args);
         assertEquals(ExitCodes.USAGE, r.exitCode(), what + ": " + r.err());
@@ -65,7 +88,11 @@ class MatrixCommandTest {
 
     /** Runs {@code jperf matrix ARGS} with {@code env} as its environment. */
     private static Result run(Map<String, String> env, String... args) {
-        CommandLine cl = new CommandLine(new MatrixCommand(env));
+        return run(env, NO_RDMA, args);
+    }
+
+    private static Result run(Map<String, String> env, io.jperf.matrix.LocalRails rails, String... args) {
+        CommandLine cl = new CommandLine(new MatrixCommand(env, rails));
         cl.setExecutionExceptionHandler(new FailureHandler());
         cl.setParameterExceptionHandler(FailureHandler::onParameterError);
         StringWriter out = new StringWriter();
