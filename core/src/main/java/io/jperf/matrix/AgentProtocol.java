@@ -107,12 +107,27 @@ final class AgentProtocol {
                 intField(f, "matrix.server_port", 1, 65_535));
     }
 
+    /**
+     * The longest path JSON an answer carries: the coordinator reads at most
+     * {@link io.jperf.wire.JperfExtension#MAX_BYTES}; a longer one is left out, which the answer says.
+     */
+    static final int MAX_PATH_CHARS = 48 * 1024;
+    /** The longest error text an answer carries. */
+    static final int MAX_ERROR_CHARS = 8 * 1024;
+    static final String PATH_LEFT_OUT = "matrix.path_left_out";
+
     static Map<String, String> outcome(PairOutcome o) {
         Map<String, String> f = new LinkedHashMap<>();
         f.put(OK, Boolean.toString(o.value().isPresent()));
         o.value().ifPresent(v -> f.put(VALUE, Double.toString(v)));
-        o.error().ifPresent(e -> f.put(ERROR, escape(e)));
-        o.pathJson().ifPresent(p -> f.put(PATH, p.replace('\n', ' ')));
+        o.error().ifPresent(e -> f.put(ERROR, escape(e.length() > MAX_ERROR_CHARS ? e.substring(0, MAX_ERROR_CHARS) : e)));
+        o.pathJson().ifPresent(p -> {
+            if (p.length() <= MAX_PATH_CHARS) {
+                f.put(PATH, p.replace('\n', ' '));
+            } else {
+                f.put(PATH_LEFT_OUT, p.length() + " characters");
+            }
+        });
         f.put(VERDICTS, Integer.toString(o.verdicts() & 0xffff));
         return f;
     }

@@ -218,6 +218,22 @@ class MatrixProtocolTest {
     }
 
     @Test
+    void anOversizedPathRecordIsLeftOutAndThePointStillArrives() throws Exception {
+        String huge = "{\"local\":\"" + "x".repeat(70_000) + "\"}";
+        MatrixAgent agent = MatrixAgent.start(ClusterMembership.explicit(HOSTS, 0),
+                List.of(new Rail("rxe0", Optional.of("10.0.0.1"))), 0, LOOPBACK, ServeLimits.DEFAULTS.withAuthSecret(SECRET),
+                (r, rail) -> PairOutcome.ok(12.5, huge, (short) 0));
+        agents.add(agent);
+        PairRequest r = new PairRequest(true, 65536, 1, 0, Duration.ZERO, Duration.ofSeconds(5), 0, 1, 0, "10.0.0.2",
+                18515);
+        Map<String, String> answer = new AgentClient(SECRET, Duration.ofSeconds(5)).call("127.0.0.1", agent.port(),
+                AgentProtocol.run(r), Duration.ofSeconds(5));
+        assertFalse(answer.containsKey(AgentProtocol.PATH));
+        assertEquals(huge.length() + " characters", answer.get(AgentProtocol.PATH_LEFT_OUT));
+        assertEquals(12.5, AgentProtocol.outcome(answer).value().orElseThrow(), 1e-9);
+    }
+
+    @Test
     void aSilentConnectionIsDroppedAtTheRequestDeadlineAndTheAgentGoesOn() throws Exception {
         List<MatrixCoordinator.AgentAddress> addresses = startAgents(ServeLimits.DEFAULTS.withAuthSecret(SECRET),
                 Duration.ofMillis(400));
