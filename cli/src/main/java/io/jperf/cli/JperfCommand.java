@@ -25,7 +25,7 @@ import java.util.concurrent.Callable;
 public final class JperfCommand implements Callable<Integer> {
     /** The subcommands' names, in the order {@code jperf --help} lists them (then {@code help}). */
     static final String[] SUBCOMMANDS = {"devices", "write-bw", "write-lat", "read-bw", "read-lat", "serve", "sweep",
-        "doctor"};
+        "doctor", "matrix"};
 
     @Spec
     CommandSpec spec;
@@ -98,6 +98,7 @@ public final class JperfCommand implements Callable<Integer> {
             case "serve" -> new ServeCommand();
             case "sweep" -> new SweepCommand();
             case "doctor" -> new DoctorCommand();
+            case "matrix" -> new MatrixCommand();
             default -> throw new IllegalArgumentException("no subcommand " + name);
         };
     }
@@ -112,6 +113,7 @@ public final class JperfCommand implements Callable<Integer> {
             case "serve" -> ServeCommand.class;
             case "sweep" -> SweepCommand.class;
             case "doctor" -> DoctorCommand.class;
+            case "matrix" -> MatrixCommand.class;
             default -> throw new IllegalArgumentException("no subcommand " + name);
         };
     }

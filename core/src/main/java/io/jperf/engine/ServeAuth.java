@@ -25,12 +25,18 @@ import java.util.Optional;
  * which the client checks, so a client also knows it reached a server that holds the secret.</li>
  * </ol>
  * A captured exchange does not help an attacker: the next server nonce is different. Stateless.
+ *
+ * <p>Public so that other servers on the jperf extension exchange (the {@code jperf matrix} agent)
+ * authenticate their clients the same way.
  */
-final class ServeAuth {
+public final class ServeAuth {
     static final String SERVER_NONCE = "auth.server_nonce";
     static final String CLIENT_NONCE = "auth.client_nonce";
     static final String CLIENT_PROOF = "auth.proof";
-    static final String SERVER_PROOF = "auth.server_proof";
+    /** In the server's real answer: its proof, present only when the client's secret was checked and matched. */
+    public static final String SERVER_PROOF = "auth.server_proof";
+    /** In a server's answer: why it refuses (one line, escaped), e.g. a failed authentication. */
+    public static final String REFUSAL = ServeRequest.ERROR;
     private static final String SCHEME = "auth.scheme";
     private static final String SCHEME_NAME = "hmac-sha256-v1";
     private static final int NONCE_BYTES = 32;
@@ -49,9 +55,10 @@ final class ServeAuth {
      * The server's side, called with the client's request read and before anything of it is used.
      *
      * @return the fields the server's answer carries (its proof)
-     * @throws ServeRefusedException when the client does not prove it knows the secret
+     * @throws TestFailedException when the client does not prove it knows the secret (the caller still
+     *         answers, with {@link #REFUSAL})
      */
-    static Map<String, String> challenge(ControlChannel channel, AuthSecret secret) throws IOException {
+    public static Map<String, String> challenge(ControlChannel channel, AuthSecret secret) throws IOException {
         byte[] serverNonce = nonce();
         Map<String, String> ask = new LinkedHashMap<>();
         ask.put(ServeRequest.SERVED, "true");
@@ -78,7 +85,8 @@ final class ServeAuth {
      *
      * @throws TestFailedException when the server's own proof does not match (it does not hold the secret)
      */
-    static Map<String, String> respond(ControlChannel channel, Map<String, String> answer, Optional<AuthSecret> secret)
+    public static Map<String, String> respond(ControlChannel channel, Map<String, String> answer,
+                                              Optional<AuthSecret> secret)
             throws IOException {
         byte[] serverNonce = hex(answer.get(SERVER_NONCE));
         if (serverNonce == null || secret.isEmpty()) {
