@@ -3,7 +3,7 @@ package io.jperf.matrix;
 import io.jperf.engine.JperfServer;
 import io.jperf.engine.JperfServer.Served;
 import io.jperf.engine.ServeLimits;
-import io.jperf.engine.WriteTest;
+import io.jperf.engine.PerfTest;
 import io.jperf.options.TestKind;
 import io.jperf.options.TestOptions;
 import io.jperf.wire.PeerText;
@@ -37,7 +37,7 @@ public final class MatrixMember implements AutoCloseable {
     }
 
     /**
-     * @param servePort {@code jperf serve}'s port (0: any free one)
+     * @param servePort {@code jperf serve}'s port (1..65535, as {@code -p})
      * @param agentPort the agent's port (0: any free one)
      * @param timeout   the bound on every wait within one served test
      * @throws IOException when the agent cannot listen; {@code jperf serve}'s failure to listen is a
@@ -48,7 +48,7 @@ public final class MatrixMember implements AutoCloseable {
             throws IOException {
         TestOptions base = TestOptions.builder(TestKind.WRITE_BW).port(servePort).device(rails.getFirst().device())
                 .build();
-        JperfServer server = WriteTest.of(base).timeout(timeout).serveClients(limits);
+        JperfServer server = PerfTest.of(base).timeout(timeout).serveClients(limits);
         MatrixAgent agent;
         try {
             agent = MatrixAgent.start(membership, rails, agentPort, (InetAddress) null, limits, runner);

@@ -22,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A two-member matrix on the one-guest lab's real rxe devices, in one JVM: member 0 on rxe0 and
- * member 1 on rxe1, each with its real {@code jperf serve} and agent ({@link WriteTestRunner}), the
+ * member 1 on rxe1, each with its real {@code jperf serve} and agent ({@link PerfTestRunner}), the
  * coordinator asking over the authenticated agent exchange; write-bw and write-lat, each point with
  * a figure and both ends' path records.
  */
@@ -46,8 +46,9 @@ class LabMatrixTest {
         try {
             List<MatrixCoordinator.AgentAddress> addresses = new ArrayList<>();
             for (int rank = 0; rank < 2; rank++) {
-                MatrixMember m = MatrixMember.start(ClusterMembership.explicit(hosts, rank), List.of(rails.get(rank)), 0, 0,
-                        limits, Duration.ofSeconds(30), new WriteTestRunner(SECRET, 1), events::add);
+                MatrixMember m = MatrixMember.start(ClusterMembership.explicit(hosts, rank), List.of(rails.get(rank)),
+                        freePort(), 0,
+                        limits, Duration.ofSeconds(30), new PerfTestRunner(SECRET, 1), events::add);
                 members.add(m);
                 addresses.add(new MatrixCoordinator.AgentAddress("127.0.0.1", m.agentPort(), m.servePort()));
             }
@@ -67,6 +68,13 @@ class LabMatrixTest {
             for (MatrixMember m : members) {
                 m.close();
             }
+        }
+    }
+
+    /** jperf serve needs a real port (its RDMA CM listener shares it); the agent may take any. */
+    private static int freePort() throws java.io.IOException {
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            return s.getLocalPort();
         }
     }
 }
