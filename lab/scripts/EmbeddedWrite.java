@@ -1,5 +1,5 @@
-import io.jperf.engine.WriteTest;
-import io.jperf.engine.WriteTestResult;
+import io.jperf.engine.PerfTest;
+import io.jperf.engine.PerfTestResult;
 import io.jperf.options.OutputMode;
 import io.jperf.options.TestKind;
 import io.jperf.options.TestOptions;
@@ -7,7 +7,7 @@ import io.jperf.report.PerftestTextReport;
 
 /**
  * jperf embedded in a Java application, for lab/scripts/compare-perftest.sh: the application calls
- * the library's {@link WriteTest} API as the README's library section shows, with no JVM flag but
+ * the library's {@link PerfTest} API as the README's library section shows, with no JVM flag but
  * {@code --enable-native-access=ALL-UNNAMED}, and prints the result rows in perftest's layout (the
  * rows compare-perftest.sh reads). Compiled against the jperf jar and run from its class path:
  *
@@ -47,7 +47,7 @@ public final class EmbeddedWrite {
         }
         try {
             TestOptions options = b.build();
-            WriteTestResult result = WriteTest.of(options).cpu(cpu).run();
+            PerfTestResult result = PerfTest.of(options).cpu(cpu).run();
             PerftestTextReport report = new PerftestTextReport();
             if (bw) {
                 System.out.print(report.bandwidthTableHeader(result.bandwidth().getFirst().unit(), OutputMode.NONE));

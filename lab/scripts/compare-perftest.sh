@@ -17,7 +17,7 @@
 #   WAYS=launcher,jar,embedded   how jperf is started (each is a tool of its own in every round):
 #     launcher   the ./jperf script:  $LAB_REPO/jperf write-bw ...       (JPERF_JAVA_OPTS empty)
 #     jar        java -jar $LAB_REPO/cli/target/jperf.jar write-bw ...
-#     embedded   a Java application calling the library's WriteTest API (lab/scripts/EmbeddedWrite.java,
+#     embedded   a Java application calling the library's PerfTest API (lab/scripts/EmbeddedWrite.java,
 #                compiled here first): java --enable-native-access=ALL-UNNAMED -cp jperf.jar:DIR EmbeddedWrite
 #                (that flag is what every application that embeds jperf must pass; the README says so)
 #     before     java -jar $JAR_BEFORE ...: another build of jperf (e.g. the main branch before a change),

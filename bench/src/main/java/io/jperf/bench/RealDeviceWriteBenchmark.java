@@ -59,7 +59,7 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
  *     -p device=rxe0 -p size=64,65536
  * </pre>
  *
- * A benchmark of a whole jperf test through the embeddable API ({@code io.jperf.engine.WriteTest})
+ * A benchmark of a whole jperf test through the embeddable API ({@code io.jperf.engine.PerfTest})
  * has the same shape: device check, trial setup, one benchmark method running the test.
  */
 @State(Scope.Thread)

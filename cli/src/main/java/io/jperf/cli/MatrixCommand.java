@@ -18,7 +18,7 @@ import io.jperf.matrix.RailMode;
 import io.jperf.matrix.ResultMatrix;
 import io.jperf.matrix.Schedule;
 import io.jperf.matrix.Threshold;
-import io.jperf.matrix.WriteTestRunner;
+import io.jperf.matrix.PerfTestRunner;
 import io.jperf.options.OptionsException;
 import io.jperf.options.SizeParser;
 import io.jperf.wire.PeerText;
@@ -207,7 +207,7 @@ final class MatrixCommand implements Callable<Integer> {
                 + mine.stream().map(r -> r.device() + r.address().map(a -> "=" + a).orElse("")).toList()
                 + "; serve port " + port + ", agent port " + agentPort);
         try (MatrixMember member = MatrixMember.start(m, mine, port, agentPort, limits, timeout,
-                new WriteTestRunner(secret, 1), events)) {
+                new PerfTestRunner(secret, 1), events)) {
             if (!m.isCoordinator()) {
                 if (member.awaitStop(Duration.ofSeconds(idleTimeoutSeconds))) {
                     events.accept("the coordinator said stop");

@@ -1,8 +1,8 @@
 package io.jperf.cli;
 
 import io.jperf.engine.TestListener;
-import io.jperf.engine.WriteTest;
-import io.jperf.engine.WriteTestResult;
+import io.jperf.engine.PerfTest;
+import io.jperf.engine.PerfTestResult;
 import io.jperf.options.OptionsException;
 import io.jperf.options.TestKind;
 import io.jperf.options.TestOptions;
@@ -18,9 +18,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 
-/** What write-bw and write-lat share: options to a test, the run, and its output. */
-final class WriteTestCommand {
-    private WriteTestCommand() {
+/** What every test command (write-bw, read-lat, ...) shares: options to a test, the run, and its output. */
+final class PerfTestCommand {
+    private PerfTestCommand() {
     }
 
     static int run(CommandSpec spec, TestKind kind, TestOptionsMixin common, BwFlags bw) {
@@ -59,10 +59,10 @@ final class WriteTestCommand {
         };
         boolean longRun = options.allSizes() || options.isDuration();
         listener = new ProgressIndicator(listener, err, longRun && System.console() != null);
-        WriteTest test = common.run.applyTo(WriteTest.of(options).listener(listener))
+        PerfTest test = common.run.applyTo(PerfTest.of(options).listener(listener))
                 .timeout(common.timeoutSeconds != null ? Duration.ofSeconds(common.timeoutSeconds)
-                        : WriteTest.DEFAULT_TIMEOUT);
-        WriteTestResult result = options.loopback() ? test.runLoopback(common.peerDevice) : test.run();
+                        : PerfTest.DEFAULT_TIMEOUT);
+        PerfTestResult result = options.loopback() ? test.runLoopback(common.peerDevice) : test.run();
         if (printer != null) {
             printer.finish();
         }
@@ -78,7 +78,7 @@ final class WriteTestCommand {
      * The files a run asked for: perftest's JSON ({@code --out_json}), jperf's record ({@code --jperf-json}),
      * the CSV. A run without a result of its kind (none was measured) writes no result file.
      */
-    static void writeFiles(TestOptions options, WriteTestResult result, Path jperfJson, RunInfo run) {
+    static void writeFiles(TestOptions options, PerfTestResult result, Path jperfJson, RunInfo run) {
         boolean measured = !(options.kind().isBandwidth() ? result.bandwidth() : result.latency()).isEmpty();
         try {
             if (options.json() && measured) {

@@ -30,6 +30,6 @@ final class ReadBwCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         common.outstandingReads = outstandingReads;
-        return WriteTestCommand.run(spec, TestKind.READ_BW, common, bw);
+        return PerfTestCommand.run(spec, TestKind.READ_BW, common, bw);
     }
 }

@@ -27,6 +27,6 @@ final class ReadLatCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         common.outstandingReads = outstandingReads;
-        return WriteTestCommand.run(spec, TestKind.READ_LAT, common, null);
+        return PerfTestCommand.run(spec, TestKind.READ_LAT, common, null);
     }
 }

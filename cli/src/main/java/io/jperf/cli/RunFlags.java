@@ -1,7 +1,7 @@
 package io.jperf.cli;
 
 import io.jperf.engine.AuthSecret;
-import io.jperf.engine.WriteTest;
+import io.jperf.engine.PerfTest;
 import io.jperf.options.OptionsException;
 import picocli.CommandLine.Option;
 
@@ -69,7 +69,7 @@ final class RunFlags {
     }
 
     Duration warmup() {
-        return warmupSeconds == null ? WriteTest.DEFAULT_WARMUP : Duration.ofNanos((long) (warmupSeconds * 1e9));
+        return warmupSeconds == null ? PerfTest.DEFAULT_WARMUP : Duration.ofNanos((long) (warmupSeconds * 1e9));
     }
 
     /** The shared secret from --auth-token-file, else the environment; an unreadable or short one is exit 2. */
@@ -81,7 +81,7 @@ final class RunFlags {
         }
     }
 
-    WriteTest applyTo(WriteTest test) {
+    PerfTest applyTo(PerfTest test) {
         return test.qosExpected(qosExpected).cpu(cpuOrNone()).warmup(warmup()).authSecret(authSecret().orElse(null));
     }
 }

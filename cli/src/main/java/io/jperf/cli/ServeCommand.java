@@ -5,8 +5,8 @@ import io.jperf.engine.JperfServer;
 import io.jperf.engine.JperfServer.Served;
 import io.jperf.engine.TestListener;
 import io.jperf.engine.ServeLimits;
-import io.jperf.engine.WriteTest;
-import io.jperf.engine.WriteTestResult;
+import io.jperf.engine.PerfTest;
+import io.jperf.engine.PerfTestResult;
 import io.jperf.options.OptionsException;
 import io.jperf.options.SizeParser;
 import io.jperf.options.TestKind;
@@ -145,7 +145,7 @@ final class ServeCommand implements Callable<Integer> {
         ServeLimits limits = ServeLimits.DEFAULTS.withMaxMemory(maxMemoryBytes)
                 .withMaxDuration(Duration.ofSeconds(maxDurationSeconds)).withAuthSecret(secret.orElse(null))
                 .withAllowGidMismatch(allowGidMismatch);
-        WriteTest template = run.applyTo(WriteTest.of(base))
+        PerfTest template = run.applyTo(PerfTest.of(base))
                 .listener(new TestListener() {
                     @Override
                     public void warning(String message) {
@@ -153,7 +153,7 @@ final class ServeCommand implements Callable<Integer> {
                         err.flush();
                     }
                 })
-                .timeout(timeoutSeconds != null ? Duration.ofSeconds(timeoutSeconds) : WriteTest.DEFAULT_TIMEOUT);
+                .timeout(timeoutSeconds != null ? Duration.ofSeconds(timeoutSeconds) : PerfTest.DEFAULT_TIMEOUT);
         Duration wait = idleSeconds != null ? Duration.ofSeconds(idleSeconds) : Duration.ofHours(1);
         int served = 0;
         int failed = 0;
@@ -245,7 +245,7 @@ final class ServeCommand implements Callable<Integer> {
         return sb.toString();
     }
 
-    private static String figures(WriteTestResult r) {
+    private static String figures(PerfTestResult r) {
         if (!r.bandwidth().isEmpty()) {
             BandwidthResult b = r.bandwidth().getLast();
             return String.format(" %.2f %s average (%d B)", b.average(), b.unit().label(), b.sizeBytes());

@@ -24,6 +24,6 @@ final class WriteBwCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        return WriteTestCommand.run(spec, TestKind.WRITE_BW, common, bw);
+        return PerfTestCommand.run(spec, TestKind.WRITE_BW, common, bw);
     }
 }

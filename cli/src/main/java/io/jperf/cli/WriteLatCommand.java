@@ -30,6 +30,6 @@ final class WriteLatCommand implements Callable<Integer> {
         if (hlog != null) {
             common.hlogFile = hlog;
         }
-        return WriteTestCommand.run(spec, TestKind.WRITE_LAT, common, null);
+        return PerfTestCommand.run(spec, TestKind.WRITE_LAT, common, null);
     }
 }

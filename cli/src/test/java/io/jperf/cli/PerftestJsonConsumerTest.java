@@ -1,6 +1,6 @@
 package io.jperf.cli;
 
-import io.jperf.engine.WriteTestResult;
+import io.jperf.engine.PerfTestResult;
 import io.jperf.options.TestKind;
 import io.jperf.options.TestOptions;
 import io.jperf.report.RunInfo;
@@ -64,10 +64,10 @@ class PerftestJsonConsumerTest {
         return command.common.toOptions(TestKind.WRITE_LAT, null);
     }
 
-    private static WriteTestResult result(TestOptions o, List<BandwidthResult> bw, List<LatencyResult> lat) {
+    private static PerfTestResult result(TestOptions o, List<BandwidthResult> bw, List<LatencyResult> lat) {
         TestHeader header = TestHeader.of(o, "rxe0", 1024, LinkType.ETHERNET, 1, 0, "ON", true);
         EndpointInfo me = new EndpointInfo(0, 17, 0x123456, 0x1a2b, 0x7f0000001000L, new byte[16], 1);
-        return new WriteTestResult(o, header, List.of(me), List.of(me), "6.29", bw, lat, Optional.empty(), List.of(),
+        return new PerfTestResult(o, header, List.of(me), List.of(me), "6.29", bw, lat, Optional.empty(), List.of(),
                 List.of());
     }
 
@@ -93,12 +93,12 @@ class PerftestJsonConsumerTest {
         TestOptions o = writeBw("-a", "--out_json", "--out_json_file", file.toString(), "10.20.0.2");
         assertTrue(o.json());
         assertEquals(file, o.jsonFile());
-        WriteTestResult r = result(o, List.of(
+        PerfTestResult r = result(o, List.of(
                 new BandwidthResult(4096, 5000, 1873.456, 1870.123, 0.478751, BandwidthResult.Unit.MIB_PER_SEC),
                 new BandwidthResult(65536, 5000, 2371.0449, 2301.7051, 0.0368273, BandwidthResult.Unit.MIB_PER_SEC)),
                 List.of());
         Path jperfJson = dir.resolve("jperf.json");
-        WriteTestCommand.writeFiles(o, r, jperfJson, RUN);
+        PerfTestCommand.writeFiles(o, r, jperfJson, RUN);
 
         String out = python(file);
         assertEquals("RDMA_Write_BW_Test on rxe0 (Ethernet, MTU 1024, 1 QP, RC, exchange Ethernet)\n"
@@ -114,9 +114,9 @@ class PerftestJsonConsumerTest {
     void aPerftestScriptReadsWriteLatsOutJson(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("lat.json");
         TestOptions o = writeLat("--out_json", "--out_json_file", file.toString(), "10.20.0.2");
-        WriteTestResult r = result(o, List.of(),
+        PerfTestResult r = result(o, List.of(),
                 List.of(new LatencyResult(2, 1000, 6.381, 28.937, 7.42, 7.7168, 0.8162, 12.02, 20.405)));
-        WriteTestCommand.writeFiles(o, r, null, RUN);
+        PerfTestCommand.writeFiles(o, r, null, RUN);
         assertEquals("RDMA_Write_Latency_Test on rxe0 (Ethernet, MTU 1024, 1 QP, RC, exchange Ethernet)\n"
                 + "2 B x 1000: t_typical 7.42 us t_avg 7.72 us 99% 12.02 us 99.9% 20.41 us\n", python(file));
     }

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jperf.engine.TestFailedException;
-import io.jperf.engine.WriteTestResult;
+import io.jperf.engine.PerfTestResult;
 import io.jperf.report.JsonReader;
 import io.jperf.report.RunInfo;
 import io.jperf.result.BandwidthResult;
@@ -98,7 +98,7 @@ class SweepCommandTest {
     }
 
     /** A result without a path at {@code mib} MiB/s (bw) or {@code mib} us (lat). */
-    private static WriteTestResult result(SweepChoice c, double figure) {
+    private static PerfTestResult result(SweepChoice c, double figure) {
         var o = c.options();
         TestHeader header = TestHeader.of(o, o.device() == null ? "rxe0" : o.device(), 1024, LinkType.ETHERNET, 1,
                 o.inlineSize(), "Unsupported", false);
@@ -107,7 +107,7 @@ class SweepCommandTest {
                 : List.of();
         List<LatencyResult> lat = o.kind().isBandwidth() ? List.of()
                 : List.of(new LatencyResult(o.size(), 1000, figure, figure, figure, figure, 0, figure, figure));
-        return new WriteTestResult(o, header, List.of(), List.of(), "6.06 jperf", bw, lat, Optional.empty(),
+        return new PerfTestResult(o, header, List.of(), List.of(), "6.06 jperf", bw, lat, Optional.empty(),
                 List.of(), List.of());
     }
 

@@ -1,8 +1,8 @@
 package io.jperf.doctor;
 
 import io.jperf.engine.TestFailedException;
-import io.jperf.engine.WriteTest;
-import io.jperf.engine.WriteTestResult;
+import io.jperf.engine.PerfTest;
+import io.jperf.engine.PerfTestResult;
 import io.jperf.options.TestKind;
 import io.jperf.options.TestOptions;
 import io.jperf.path.Evidence;
@@ -19,7 +19,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The smoke tests as a jperf client of the peer's {@code jperf serve}: {@link WriteTest} with the
+ * The smoke tests as a jperf client of the peer's {@code jperf serve}: {@link PerfTest} with the
  * server asked to use the rail's address, no settle pause and no warm-up (two jperf ends).
  */
 final class LiveSmokeRunner implements Doctor.SmokeRunner {
@@ -28,7 +28,7 @@ final class LiveSmokeRunner implements Doctor.SmokeRunner {
     public SmokeResult run(TestOptions options, String servePeerAddress, Duration timeout) {
         TestKind kind = options.kind();
         try {
-            WriteTestResult r = WriteTest.of(options).timeout(timeout).settleDelay(Duration.ZERO)
+            PerfTestResult r = PerfTest.of(options).timeout(timeout).settleDelay(Duration.ZERO)
                     .warmup(Duration.ZERO).servePeerAddress(servePeerAddress).run();
             Evidence figures = new Evidence();
             if (!r.bandwidth().isEmpty()) {

@@ -63,7 +63,7 @@ import java.util.stream.Collectors;
  * <li>text from a client is escaped before it is shown ({@link io.jperf.wire.PeerText}).</li>
  * </ul>
  *
- * <p>Lifecycle: {@link WriteTest#serveClients(ServeLimits)} listens and starts accepting; each
+ * <p>Lifecycle: {@link PerfTest#serveClients(ServeLimits)} listens and starts accepting; each
  * {@link #serveNext} serves one client (its resources are freed when it ends, whatever happened);
  * {@link #close} stops listening and the helper threads. A failed test does not stop the server.
  * Threading: one thread calls {@link #serveNext} at a time; a daemon thread accepts connections, two
@@ -189,7 +189,7 @@ public final class JperfServer implements AutoCloseable {
      * @param result  the result, when the test ran
      * @param failure why it did not, otherwise
      */
-    public record Served(InetAddress client, Optional<TestOptions> options, Optional<WriteTestResult> result,
+    public record Served(InetAddress client, Optional<TestOptions> options, Optional<PerfTestResult> result,
                          Optional<RuntimeException> failure) {
         public Served {
             Objects.requireNonNull(client, "client");
@@ -226,7 +226,7 @@ public final class JperfServer implements AutoCloseable {
         session.extendDeadline(System.nanoTime() + Math.min(settings.timeout().toNanos(), REQUEST_TIME.toNanos()));
         session.watch();
         try (channel; session) {
-            WriteTestResult result = TestSession.served(base, channel, settings, session).run();
+            PerfTestResult result = TestSession.served(base, channel, settings, session).run();
             return new Served(client, Optional.ofNullable(session.options), Optional.of(result), Optional.empty());
         } catch (IOException e) {
             return failed(client, session, new TestFailedException(e.getMessage(), e));

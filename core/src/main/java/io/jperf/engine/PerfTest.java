@@ -18,24 +18,24 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * The embeddable write test: RDMA WRITE bandwidth ({@code ib_write_bw}) or latency
- * ({@code ib_write_lat}) against a peer that is jperf or perftest (6.06 to 6.29), over perftest's
+ * The embeddable test of any {@link io.jperf.options.TestKind}: RDMA WRITE or READ bandwidth or latency
+ * ({@code ib_write_bw}, {@code ib_read_lat}, ...) against a peer that is jperf or perftest (6.06 to 6.29), over perftest's
  * out-of-band exchange: TCP, or with {@code -R} (the options' {@code rdmaCm}) its RDMA CM control QP.
  *
  * <pre>{@code
  * TestOptions options = TestOptions.builder(TestKind.WRITE_BW)
  *         .device("mlx5_0").size("64K").serverHost("10.0.0.2").build();
- * WriteTestResult result = WriteTest.of(options).run();
+ * PerfTestResult result = PerfTest.of(options).run();
  * double mib = result.bandwidth().getFirst().average();
  * }</pre>
  *
  * Without a server host the test runs as the server and waits for one client. Every wait is
  * bounded by {@link #timeout(Duration)}; failures are {@link TestFailedException} (the test ran
  * but failed), {@code RdmaException} (a verbs call failed) or {@code RdmaUnavailableException}
- * (no such device, port down, no GID). A {@code WriteTest} is a reusable description: each
+ * (no such device, port down, no GID). A {@code PerfTest} is a reusable description: each
  * {@link #run()} opens and frees its own resources; runs are independent and may be concurrent.
  */
-public final class WriteTest {
+public final class PerfTest {
     /** The default bound on connecting, accepting and every control-channel read. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
 
@@ -45,33 +45,33 @@ public final class WriteTest {
     private final TestOptions options;
     private final RunSettings settings;
 
-    private WriteTest(TestOptions options, RunSettings settings) {
+    private PerfTest(TestOptions options, RunSettings settings) {
         this.options = Objects.requireNonNull(options, "options");
         this.settings = settings;
     }
 
-    public static WriteTest of(TestOptions options) {
-        return new WriteTest(options, new RunSettings(DEFAULT_TIMEOUT, TestListener.NONE,
+    public static PerfTest of(TestOptions options) {
+        return new PerfTest(options, new RunSettings(DEFAULT_TIMEOUT, TestListener.NONE,
                 PerftestHandshake.BW_SETTLE_DELAY, false, DEFAULT_WARMUP, -1, null, java.util.Optional.empty()));
     }
 
     /** Bounds connecting, accepting, every control read, and how long the data path may stall. */
-    public WriteTest timeout(Duration value) {
-        return new WriteTest(options, settings.withTimeout(value));
+    public PerfTest timeout(Duration value) {
+        return new PerfTest(options, settings.withTimeout(value));
     }
 
-    public WriteTest listener(TestListener value) {
-        return new WriteTest(options, settings.withListener(value));
+    public PerfTest listener(TestListener value) {
+        return new PerfTest(options, settings.withListener(value));
     }
 
     /** perftest's bandwidth tests pause 1 s after connecting; two jperf ends may skip it. */
-    public WriteTest settleDelay(Duration value) {
-        return new WriteTest(options, settings.withSettleDelay(value));
+    public PerfTest settleDelay(Duration value) {
+        return new PerfTest(options, settings.withSettleDelay(value));
     }
 
     /** The fabric has a lossless / ECN class for RDMA: flag traffic class 0 and non-ECN-capable marking (F5). */
-    public WriteTest qosExpected(boolean value) {
-        return new WriteTest(options, settings.withQosExpected(value));
+    public PerfTest qosExpected(boolean value) {
+        return new PerfTest(options, settings.withQosExpected(value));
     }
 
     /**
@@ -79,8 +79,8 @@ public final class WriteTest {
      * it off). Bandwidth: writes for this long before the first size. Latency: unmeasured round
      * trips, only with a jperf peer (perftest counts every round).
      */
-    public WriteTest warmup(Duration value) {
-        return new WriteTest(options, settings.withWarmup(value));
+    public PerfTest warmup(Duration value) {
+        return new PerfTest(options, settings.withWarmup(value));
     }
 
     /**
@@ -90,8 +90,8 @@ public final class WriteTest {
      * {@code ThreadPlacement}). Every thread gets its CPUs back when the run ends. -1 (the default)
      * leaves placement to the kernel.
      */
-    public WriteTest cpu(int cpu) {
-        return new WriteTest(options, settings.withCpu(cpu));
+    public PerfTest cpu(int cpu) {
+        return new PerfTest(options, settings.withCpu(cpu));
     }
 
     /**
@@ -101,16 +101,16 @@ public final class WriteTest {
      * connects to this address. Null (the default): the peer uses the address the control
      * connection reached. Another kind of peer ignores it, with a warning.
      */
-    public WriteTest servePeerAddress(String address) {
-        return new WriteTest(options, settings.withServePeerAddress(address));
+    public PerfTest servePeerAddress(String address) {
+        return new PerfTest(options, settings.withServePeerAddress(address));
     }
 
     /**
      * For a client whose peer runs {@code jperf serve} with a shared secret: the secret this client
      * proves it knows (it never goes on the wire). Null (the default): none.
      */
-    public WriteTest authSecret(AuthSecret secret) {
-        return new WriteTest(options, settings.withAuthSecret(secret));
+    public PerfTest authSecret(AuthSecret secret) {
+        return new PerfTest(options, settings.withAuthSecret(secret));
     }
 
     /**
@@ -134,7 +134,7 @@ public final class WriteTest {
     }
 
     /** Runs the test as client (a server host is set) or server, and returns its result. */
-    public WriteTestResult run() {
+    public PerfTestResult run() {
         if (options.loopback()) {
             throw new IllegalStateException("a loopback test has two ends: use runLoopback");
         }
@@ -163,7 +163,7 @@ public final class WriteTest {
      * RDMA CM on the same port (a jperf peer that speaks TCP, such as {@code jperf serve}, gets the control
      * exchange over TCP instead). The server's RDMA CM listener takes the control connection and the test QPs.
      */
-    private WriteTestResult runWithRdmaCm() throws IOException {
+    private PerfTestResult runWithRdmaCm() throws IOException {
         if (options.isServer()) {
             try (Rendezvous rendezvous = Rendezvous.listen(options, bindAddress(), options.port())) {
                 ControlChannel channel = rendezvous.accept(settings.timeout());
@@ -178,7 +178,7 @@ public final class WriteTest {
         }
     }
 
-    private WriteTestResult serve(Endpoint endpoint, ControlListener listening) throws IOException {
+    private PerfTestResult serve(Endpoint endpoint, ControlListener listening) throws IOException {
         ControlChannel channel = listening.accept(settings.timeout());
         return new TestSession(options, endpoint, null, channel, settings).run();
     }
@@ -189,7 +189,7 @@ public final class WriteTest {
      *
      * @return the client's result; the server's failure, if any, is attached to the client's
      */
-    public WriteTestResult runLoopback(String serverDevice) {
+    public PerfTestResult runLoopback(String serverDevice) {
         TestOptions serverOptions = options.toBuilder().loopback(false)
                 .device(serverDevice != null ? serverDevice : options.device()).build();
         if (options.rdmaCm()) {
@@ -198,7 +198,7 @@ public final class WriteTest {
         try (ControlListener listening = ControlChannel.listen(0, InetAddress.getLoopbackAddress())) {
             TestOptions clientOptions = options.toBuilder().loopback(false)
                     .serverHost(InetAddress.getLoopbackAddress().getHostAddress()).port(listening.localPort()).build();
-            WriteTest server = new WriteTest(serverOptions, settings.withListener(TestListener.NONE));
+            PerfTest server = new PerfTest(serverOptions, settings.withListener(TestListener.NONE));
             return bothEnds(() -> {
                 try (Endpoint endpoint = Endpoint.open(serverOptions)) {
                     return server.serve(endpoint, listening);
@@ -210,7 +210,7 @@ public final class WriteTest {
     }
 
     /** -R in one process: RDMA CM needs the server's RDMA address, so both ends meet on its GID's IP. */
-    private WriteTestResult runLoopbackWithRdmaCm(TestOptions serverOptions) {
+    private PerfTestResult runLoopbackWithRdmaCm(TestOptions serverOptions) {
         String serverIp;
         try (io.jperf.verbs.Context ctx = io.jperf.verbs.Rdma.open(serverOptions.device())) {
             serverIp = io.jperf.verbs.GidSelection.perftestDefault(ctx.queryPort(serverOptions.ibPort()))
@@ -218,22 +218,22 @@ public final class WriteTest {
                     .orElseThrow(() -> new io.jperf.verbs.RdmaUnavailableException("-R --loopback needs an IP address"
                             + " on the server device's netdev (RDMA CM resolves routes between IP addresses)"));
         }
-        WriteTest server = new WriteTest(serverOptions, settings.withListener(TestListener.NONE));
+        PerfTest server = new PerfTest(serverOptions, settings.withListener(TestListener.NONE));
         return bothEnds(server::run, options.toBuilder().loopback(false).serverHost(serverIp).build());
     }
 
     /** Runs the server end in a second thread and the client end here; the client's result, or both failures. */
-    private WriteTestResult bothEnds(java.util.concurrent.Callable<WriteTestResult> serverEnd, TestOptions clientOptions) {
+    private PerfTestResult bothEnds(java.util.concurrent.Callable<PerfTestResult> serverEnd, TestOptions clientOptions) {
         ExecutorService executor = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "jperf-loopback-server");
             t.setDaemon(true);
             return t;
         });
         try {
-            Future<WriteTestResult> serverRun = executor.submit(serverEnd);
-            WriteTestResult clientResult;
+            Future<PerfTestResult> serverRun = executor.submit(serverEnd);
+            PerfTestResult clientResult;
             try {
-                clientResult = new WriteTest(clientOptions, settings).run();
+                clientResult = new PerfTest(clientOptions, settings).run();
             } catch (RuntimeException e) {
                 serverFailure(serverRun).ifPresent(e::addSuppressed);
                 throw e;
@@ -247,7 +247,7 @@ public final class WriteTest {
         }
     }
 
-    private java.util.Optional<Throwable> serverFailure(Future<WriteTestResult> serverRun) {
+    private java.util.Optional<Throwable> serverFailure(Future<PerfTestResult> serverRun) {
         try {
             serverRun.get(settings.timeout().toMillis(), TimeUnit.MILLISECONDS);
             return java.util.Optional.empty();

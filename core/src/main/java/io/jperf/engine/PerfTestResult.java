@@ -29,7 +29,7 @@ import io.jperf.path.PathJson;
  * @param rdmaCm      with -R, what RDMA CM resolved for each connection (device, port, addresses, GIDs, route)
  * @param warnings    what the user should know that did not stop the test
  */
-public record WriteTestResult(TestOptions options, TestHeader header, List<EndpointInfo> local,
+public record PerfTestResult(TestOptions options, TestHeader header, List<EndpointInfo> local,
                               List<EndpointInfo> remote, String peerVersion, List<BandwidthResult> bandwidth,
                               List<LatencyResult> latency, Optional<PathReport> path, List<CmPath> rdmaCm,
                               List<String> warnings) {
@@ -78,7 +78,7 @@ public record WriteTestResult(TestOptions options, TestHeader header, List<Endpo
         return json.build().toJson();
     }
 
-    public WriteTestResult {
+    public PerfTestResult {
         local = List.copyOf(local);
         remote = List.copyOf(remote);
         bandwidth = List.copyOf(bandwidth);

@@ -110,7 +110,7 @@ final class TestSession {
         this.qosExpected = settings.qosExpected();
     }
 
-    WriteTestResult run() throws IOException {
+    PerfTestResult run() throws IOException {
         ThreadPlacement placement;
         try {
             placement = ThreadPlacement.forTestThread(settings.cpu());
@@ -123,7 +123,7 @@ final class TestSession {
         }
     }
 
-    private WriteTestResult runPlaced() throws IOException {
+    private PerfTestResult runPlaced() throws IOException {
         channel.setReadTimeout(timeout);
         PerftestHandshake handshake = opener != null ? agreeAsServed() : agree();
         try (handshake) {
@@ -191,7 +191,7 @@ final class TestSession {
             } catch (TestFailedException e) {
                 throw withVerdicts(e, path);
             }
-            return new WriteTestResult(options, header, local, remote, peerVersion, outcome.bandwidth(),
+            return new PerfTestResult(options, header, local, remote, peerVersion, outcome.bandwidth(),
                     outcome.latency(), path, cm != null ? cm.paths() : List.of(), warnings);
         }
     }

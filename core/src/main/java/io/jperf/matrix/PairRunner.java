@@ -2,7 +2,7 @@ package io.jperf.matrix;
 
 /**
  * Runs the client end of one matrix test on this host. The production runner is
- * {@link WriteTestRunner} (the write-test engine against the server's {@code jperf serve}); a test
+ * {@link PerfTestRunner} (the write-test engine against the server's {@code jperf serve}); a test
  * may give the agent another to check the protocol. Called from the agent's thread, one test at a
  * time.
  */

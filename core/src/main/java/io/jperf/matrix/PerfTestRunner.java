@@ -4,8 +4,8 @@ import io.jperf.JperfException;
 import io.jperf.engine.AuthSecret;
 import io.jperf.engine.PathReport;
 import io.jperf.engine.TestFailedException;
-import io.jperf.engine.WriteTest;
-import io.jperf.engine.WriteTestResult;
+import io.jperf.engine.PerfTest;
+import io.jperf.engine.PerfTestResult;
 import io.jperf.options.TestKind;
 import io.jperf.options.TestOptions;
 import io.jperf.path.PathJson;
@@ -23,7 +23,7 @@ import java.util.Objects;
  * the shared secret. A server still busy with its previous test is tried again, up to
  * {@value #BUSY_RETRIES} times a second apart. Stateless apart from its settings; thread-safe.
  */
-public final class WriteTestRunner implements PairRunner {
+public final class PerfTestRunner implements PairRunner {
     static final int BUSY_RETRIES = 3;
     private static final String BUSY = "busy: another client's test is running";
 
@@ -34,7 +34,7 @@ public final class WriteTestRunner implements PairRunner {
      * @param secret the shared secret of the members' {@code jperf serve}
      * @param ibPort the port of each rail device
      */
-    public WriteTestRunner(AuthSecret secret, int ibPort) {
+    public PerfTestRunner(AuthSecret secret, int ibPort) {
         this.secret = Objects.requireNonNull(secret, "secret");
         this.ibPort = ibPort;
     }
@@ -54,7 +54,7 @@ public final class WriteTestRunner implements PairRunner {
         } catch (JperfException e) {
             return PairOutcome.failed(e.getMessage(), null, (short) 0);
         }
-        WriteTest test = WriteTest.of(options).timeout(r.timeout()).warmup(r.warmup()).authSecret(secret);
+        PerfTest test = PerfTest.of(options).timeout(r.timeout()).warmup(r.warmup()).authSecret(secret);
         for (int attempt = 0; ; attempt++) {
             try {
                 return outcome(test.run());
@@ -73,8 +73,8 @@ public final class WriteTestRunner implements PairRunner {
     }
 
     /** The headline figure and both ends' path records. */
-    static PairOutcome outcome(WriteTestResult result) {
-        String path = result.path().map(WriteTestRunner::pathJson).orElse(null);
+    static PairOutcome outcome(PerfTestResult result) {
+        String path = result.path().map(PerfTestRunner::pathJson).orElse(null);
         List<Verdict> verdicts = result.path().map(PathReport::verdicts).orElse(List.of());
         short mask = VerdictMask.of(verdicts);
         if (!result.bandwidth().isEmpty()) {

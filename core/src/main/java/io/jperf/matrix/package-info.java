@@ -16,7 +16,7 @@
  * server ends, a {@link io.jperf.matrix.MatrixAgent} for the client ends, both behind the shared
  * secret); rank 0's {@link io.jperf.matrix.MatrixCoordinator} sends each test to its client's agent
  * over the authenticated jperf extension exchange, and the agent's {@link io.jperf.matrix.PairRunner}
- * ({@link io.jperf.matrix.WriteTestRunner} in production) runs it against the server's serve.
+ * ({@link io.jperf.matrix.PerfTestRunner} in production) runs it against the server's serve.
  *
  * <p>Memberships, schedules and analyses are immutable values; the result matrix is filled
  * concurrently (see its comment); the member, agent and coordinator do I/O and document their

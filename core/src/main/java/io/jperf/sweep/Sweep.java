@@ -4,8 +4,8 @@ import io.jperf.engine.PathReport;
 import io.jperf.engine.TestFailedException;
 import io.jperf.engine.TestListener;
 import io.jperf.engine.AuthSecret;
-import io.jperf.engine.WriteTest;
-import io.jperf.engine.WriteTestResult;
+import io.jperf.engine.PerfTest;
+import io.jperf.engine.PerfTestResult;
 import io.jperf.path.PathSummary;
 import io.jperf.path.Verdict;
 
@@ -47,15 +47,15 @@ import java.util.Optional;
 public final class Sweep {
 
     /** The default bound on every wait within one point (connecting, each exchange, a stalled data path). */
-    public static final Duration DEFAULT_POINT_TIMEOUT = WriteTest.DEFAULT_TIMEOUT;
+    public static final Duration DEFAULT_POINT_TIMEOUT = PerfTest.DEFAULT_TIMEOUT;
 
     /** Lines of an error message a row keeps (the rest is counted). */
     static final int ERROR_LINES = 8;
 
-    /** Runs one point; the default runs {@link WriteTest} against the plan's peer. */
+    /** Runs one point; the default runs {@link PerfTest} against the plan's peer. */
     @FunctionalInterface
     public interface PointRunner {
-        WriteTestResult run(SweepChoice choice) throws Exception;
+        PerfTestResult run(SweepChoice choice) throws Exception;
     }
 
     private final SweepPlan plan;
@@ -90,16 +90,16 @@ public final class Sweep {
     }
 
     /**
-     * A sweep of {@code plan} with the defaults: {@link WriteTest}'s (1 s warm-up, no pinning, F5
+     * A sweep of {@code plan} with the defaults: {@link PerfTest}'s (1 s warm-up, no pinning, F5
      * not checked), a 60 s point timeout, no pause, the live {@link LocalPathCheck} for failed
      * points, and the live source lookup.
      */
     public static Sweep of(SweepPlan plan) {
         return new Sweep(plan, DEFAULT_POINT_TIMEOUT, Duration.ZERO, SweepListener.NONE, null, LocalPathCheck.live(),
-                false, WriteTest.DEFAULT_WARMUP, -1, SweepPlan.SourceLocator.live(), null);
+                false, PerfTest.DEFAULT_WARMUP, -1, SweepPlan.SourceLocator.live(), null);
     }
 
-    /** Bounds every wait within one point ({@link WriteTest#timeout}); default 60 s. */
+    /** Bounds every wait within one point ({@link PerfTest#timeout}); default 60 s. */
     public Sweep pointTimeout(Duration value) {
         return new Sweep(plan, value, pause, listener, runner, pathCheck, qosExpected, warmup, cpu, locator, authSecret);
     }
@@ -113,7 +113,7 @@ public final class Sweep {
         return new Sweep(plan, pointTimeout, pause, value, runner, pathCheck, qosExpected, warmup, cpu, locator, authSecret);
     }
 
-    /** Runs each point with {@code value} instead of {@link WriteTest} (tests, or another engine). */
+    /** Runs each point with {@code value} instead of {@link PerfTest} (tests, or another engine). */
     public Sweep runner(PointRunner value) {
         return new Sweep(plan, pointTimeout, pause, listener, Objects.requireNonNull(value, "runner"), pathCheck,
                 qosExpected, warmup, cpu, locator, authSecret);
@@ -124,17 +124,17 @@ public final class Sweep {
         return new Sweep(plan, pointTimeout, pause, listener, runner, value, qosExpected, warmup, cpu, locator, authSecret);
     }
 
-    /** Evaluate F5 (traffic class 0 / Not-ECT) on every point ({@link WriteTest#qosExpected}). */
+    /** Evaluate F5 (traffic class 0 / Not-ECT) on every point ({@link PerfTest#qosExpected}). */
     public Sweep qosExpected(boolean value) {
         return new Sweep(plan, pointTimeout, pause, listener, runner, pathCheck, value, warmup, cpu, locator, authSecret);
     }
 
-    /** Each point's warm-up ({@link WriteTest#warmup}); default 1 s. */
+    /** Each point's warm-up ({@link PerfTest#warmup}); default 1 s. */
     public Sweep warmup(Duration value) {
         return new Sweep(plan, pointTimeout, pause, listener, runner, pathCheck, qosExpected, value, cpu, locator, authSecret);
     }
 
-    /** Pins the sweeping thread to {@code value} ({@link WriteTest#cpu}); -1 (default) does not. */
+    /** Pins the sweeping thread to {@code value} ({@link PerfTest#cpu}); -1 (default) does not. */
     public Sweep cpu(int value) {
         return new Sweep(plan, pointTimeout, pause, listener, runner, pathCheck, qosExpected, warmup, value, locator, authSecret);
     }
@@ -184,9 +184,9 @@ public final class Sweep {
 
     private SweepRow runPoint(SweepChoice choice) {
         long t0 = System.nanoTime();
-        WriteTestResult result;
+        PerfTestResult result;
         try {
-            result = (runner != null ? runner : (PointRunner) this::runWriteTest).run(choice);
+            result = (runner != null ? runner : (PointRunner) this::runPerfTest).run(choice);
             if (result == null) {
                 throw new IllegalStateException("the point runner returned no result");
             }
@@ -206,9 +206,9 @@ public final class Sweep {
         return new Sweep(plan, pointTimeout, pause, listener, runner, pathCheck, qosExpected, warmup, cpu, locator, value);
     }
 
-    private WriteTestResult runWriteTest(SweepChoice choice) {
+    private PerfTestResult runPerfTest(SweepChoice choice) {
         // both ends are jperf: perftest's 1 s pause after connecting buys nothing
-        return WriteTest.of(choice.options()).settleDelay(Duration.ZERO).timeout(pointTimeout)
+        return PerfTest.of(choice.options()).settleDelay(Duration.ZERO).timeout(pointTimeout)
                 .qosExpected(qosExpected).warmup(warmup).cpu(cpu).authSecret(authSecret)
                 .servePeerAddress(choice.peerAddress().orElse(null))
                 .listener(new TestListener() {

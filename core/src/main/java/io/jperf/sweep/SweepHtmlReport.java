@@ -4,7 +4,7 @@ import static io.jperf.sweep.HtmlText.esc;
 import static io.jperf.sweep.HtmlText.num;
 
 import io.jperf.engine.PathReport;
-import io.jperf.engine.WriteTestResult;
+import io.jperf.engine.PerfTestResult;
 import io.jperf.path.PathSummary;
 import io.jperf.path.Severity;
 import io.jperf.path.Verdict;
@@ -259,7 +259,7 @@ public final class SweepHtmlReport {
         private record SizePoint(long sizeBytes, double value) {
         }
 
-        private List<SizePoint> points(WriteTestResult res) {
+        private List<SizePoint> points(PerfTestResult res) {
             List<SizePoint> pts = new ArrayList<>();
             for (BandwidthResult b : res.bandwidth()) {
                 pts.add(new SizePoint(b.sizeBytes(), SweepRow.gbits(b.average(), b.unit())));
@@ -386,7 +386,7 @@ public final class SweepHtmlReport {
                 return;
             }
             out.append("<td class=\"num headline\"><b>").append(esc(num(h.getAsDouble()))).append("</b></td>");
-            WriteTestResult res = row.result().get();
+            PerfTestResult res = row.result().get();
             if (bw) {
                 Optional<BandwidthResult> b = res.bandwidth().stream().max(Comparator.comparingLong(BandwidthResult::sizeBytes));
                 String peak = b.map(x -> x.peak() > 0 ? num(SweepRow.gbits(x.peak(), x.unit())) : "n/a").orElse("-");
@@ -423,7 +423,7 @@ public final class SweepHtmlReport {
                 out.append("</ul>\n");
             }
             row.path().ifPresent(p -> out.append("<div class=\"path mono\">").append(esc(p)).append("</div>\n"));
-            row.result().flatMap(WriteTestResult::path).flatMap(PathReport::peer).ifPresent(p ->
+            row.result().flatMap(PerfTestResult::path).flatMap(PathReport::peer).ifPresent(p ->
                     out.append("<div class=\"path mono\">").append(esc("Peer " + PathSummary.text(p))).append("</div>\n"));
             row.result().ifPresent(res -> res.warnings().forEach(w ->
                     out.append("<div class=\"row-warning\"><b>warning:</b> ").append(esc(w)).append("</div>\n")));

@@ -1,6 +1,6 @@
 package io.jperf.sweep;
 
-import io.jperf.engine.WriteTestResult;
+import io.jperf.engine.PerfTestResult;
 import io.jperf.path.Severity;
 import io.jperf.path.Verdict;
 import io.jperf.result.BandwidthResult;
@@ -26,7 +26,7 @@ import java.util.OptionalLong;
  * @param path     the one-paragraph path summary of this end ({@code PathSummary}), if known
  * @param elapsed  how long the point took, connection included
  */
-public record SweepRow(SweepChoice choice, Optional<WriteTestResult> result, Optional<String> error,
+public record SweepRow(SweepChoice choice, Optional<PerfTestResult> result, Optional<String> error,
                        List<Verdict> verdicts, Optional<String> path, Duration elapsed) {
 
     public SweepRow {
@@ -41,7 +41,7 @@ public record SweepRow(SweepChoice choice, Optional<WriteTestResult> result, Opt
         }
     }
 
-    public static SweepRow ran(SweepChoice choice, WriteTestResult result, List<Verdict> verdicts,
+    public static SweepRow ran(SweepChoice choice, PerfTestResult result, List<Verdict> verdicts,
                                Optional<String> path, Duration elapsed) {
         return new SweepRow(choice, Optional.of(result), Optional.empty(), verdicts, path, elapsed);
     }
@@ -69,7 +69,7 @@ public record SweepRow(SweepChoice choice, Optional<WriteTestResult> result, Opt
         if (result.isEmpty()) {
             return OptionalDouble.empty();
         }
-        WriteTestResult r = result.get();
+        PerfTestResult r = result.get();
         if (!r.bandwidth().isEmpty()) {
             BandwidthResult b = r.bandwidth().stream().max(Comparator.comparingLong(BandwidthResult::sizeBytes))
                     .orElseThrow();
@@ -84,7 +84,7 @@ public record SweepRow(SweepChoice choice, Optional<WriteTestResult> result, Opt
         if (result.isEmpty()) {
             return OptionalLong.empty();
         }
-        WriteTestResult r = result.get();
+        PerfTestResult r = result.get();
         if (!r.bandwidth().isEmpty()) {
             return OptionalLong.of(r.bandwidth().stream().mapToLong(BandwidthResult::sizeBytes).max().orElseThrow());
         }

@@ -1,6 +1,6 @@
 package io.jperf.sweep;
 
-import io.jperf.engine.WriteTestResult;
+import io.jperf.engine.PerfTestResult;
 import io.jperf.path.Severity;
 import io.jperf.path.Verdict;
 import io.jperf.report.RunInfo;
@@ -204,10 +204,10 @@ public final class SweepTextReport {
                 wrap(out, v.id() + " " + v.severity() + " " + v.check() + ": " + v.summary(), "    ", "      ");
                 wrap(out, "fix: " + v.fixHint(), "      ", "        ");
             }
-            row.result().map(WriteTestResult::warnings).orElse(List.of())
+            row.result().map(PerfTestResult::warnings).orElse(List.of())
                     .forEach(w -> wrap(out, "warning: " + w, "    ", "      "));
             if (row.ok() && row.verdicts().isEmpty()) {
-                out.append("    path checks: consistent").append(row.result().flatMap(WriteTestResult::path)
+                out.append("    path checks: consistent").append(row.result().flatMap(PerfTestResult::path)
                         .map(p -> p.peer().isPresent() ? " (both ends)" : " (this end)").orElse("")).append('\n');
             }
         }

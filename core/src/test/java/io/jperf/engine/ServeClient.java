@@ -37,7 +37,7 @@ public final class ServeClient {
             try (ServerSocket probe = new ServerSocket(0)) {
                 port = probe.getLocalPort();
             }
-            server = WriteTest.of(TestOptions.builder(TestKind.WRITE_BW).port(port).bindSourceIp("127.0.0.1").build())
+            server = PerfTest.of(TestOptions.builder(TestKind.WRITE_BW).port(port).bindSourceIp("127.0.0.1").build())
                     .timeout(timeout).serveClients(limits);
             thread = Thread.ofPlatform().name("test-serve").daemon().start(() -> {
                 while (!stop) {

@@ -1,7 +1,7 @@
 package io.jperf.lab;
 
-import io.jperf.engine.WriteTest;
-import io.jperf.engine.WriteTestResult;
+import io.jperf.engine.PerfTest;
+import io.jperf.engine.PerfTestResult;
 import io.jperf.options.TestKind;
 import io.jperf.options.TestOptions;
 import org.junit.jupiter.api.Tag;
@@ -95,7 +95,7 @@ class LabNoHeapSegmentTest {
                     options(TestKind.WRITE_LAT).rdmaCm(true).build(),
                     options(TestKind.WRITE_BW).build());
             for (TestOptions options : tests) {
-                WriteTestResult r = WriteTest.of(options).timeout(Duration.ofSeconds(60)).settleDelay(Duration.ZERO)
+                PerfTestResult r = PerfTest.of(options).timeout(Duration.ofSeconds(60)).settleDelay(Duration.ZERO)
                         .runLoopback("rxe0");
                 System.out.println("result " + r.toJson());
             }

@@ -1,8 +1,8 @@
 package io.jperf.lab;
 
 import io.jperf.engine.TestFailedException;
-import io.jperf.engine.WriteTest;
-import io.jperf.engine.WriteTestResult;
+import io.jperf.engine.PerfTest;
+import io.jperf.engine.PerfTestResult;
 import io.jperf.options.TestKind;
 import io.jperf.options.TestOptions;
 import org.junit.jupiter.api.AfterAll;
@@ -186,11 +186,11 @@ class LabPerftestInteropTest {
     /** Both ends in the same mode: both must exit cleanly with a result. */
     private String runPair(Cell cell) throws Exception {
         int port = LabEnds.freePort();
-        CompletableFuture<WriteTestResult> jperfServer = null;
+        CompletableFuture<PerfTestResult> jperfServer = null;
         Process perftestServer = null;
         if (cell.server() == Peer.JPERF) {
             TestOptions o = jperfOptions(cell, SERVER_DEV, port, null, cell.serverCm());
-            jperfServer = CompletableFuture.supplyAsync(() -> WriteTest.of(o).timeout(TIMEOUT).run());
+            jperfServer = CompletableFuture.supplyAsync(() -> PerfTest.of(o).timeout(TIMEOUT).run());
             Thread.sleep(1500);
         } else {
             perftestServer = perftest(cell, cell.server(), SERVER_DEV, serverGid, port, null, cell.serverCm());
@@ -198,7 +198,7 @@ class LabPerftestInteropTest {
         }
         String clientSays;
         if (cell.client() == Peer.JPERF) {
-            WriteTestResult r = WriteTest.of(jperfOptions(cell, CLIENT_DEV, port, serverIp, cell.clientCm()))
+            PerfTestResult r = PerfTest.of(jperfOptions(cell, CLIENT_DEV, port, serverIp, cell.clientCm()))
                     .timeout(TIMEOUT).run();
             clientSays = checkJperf(cell, r, true);
         } else {
@@ -209,7 +209,7 @@ class LabPerftestInteropTest {
             clientSays = "perftest client ok";
         }
         if (jperfServer != null) {
-            WriteTestResult r = jperfServer.get(TIMEOUT.toSeconds() + 30, TimeUnit.SECONDS);
+            PerfTestResult r = jperfServer.get(TIMEOUT.toSeconds() + 30, TimeUnit.SECONDS);
             String serverSays = checkJperf(cell, r, false);
             return cell.client() == Peer.JPERF ? clientSays : serverSays;
         }
@@ -229,8 +229,8 @@ class LabPerftestInteropTest {
         Process perftest;
         if (cell.server() == Peer.JPERF) {
             TestOptions o = jperfOptions(cell, SERVER_DEV, port, null, cell.serverCm());
-            CompletableFuture<WriteTestResult> server = CompletableFuture.supplyAsync(
-                    () -> WriteTest.of(o).timeout(TIMEOUT).run());
+            CompletableFuture<PerfTestResult> server = CompletableFuture.supplyAsync(
+                    () -> PerfTest.of(o).timeout(TIMEOUT).run());
             Thread.sleep(1500);
             t0 = System.nanoTime();
             perftest = perftest(cell, cell.client(), CLIENT_DEV, clientGid, port, serverIp, cell.clientCm());
@@ -246,7 +246,7 @@ class LabPerftestInteropTest {
             awaitListening(perftest);
             t0 = System.nanoTime();
             try {
-                WriteTest.of(jperfOptions(cell, CLIENT_DEV, port, serverIp, cell.clientCm())).timeout(TIMEOUT).run();
+                PerfTest.of(jperfOptions(cell, CLIENT_DEV, port, serverIp, cell.clientCm())).timeout(TIMEOUT).run();
                 fail("the jperf client ran a test with a server in the other mode");
                 return "";
             } catch (TestFailedException e) {
@@ -267,7 +267,7 @@ class LabPerftestInteropTest {
         return String.format(Locale.ROOT, "named in %.1f s: %s", seconds, message);
     }
 
-    private static String checkJperf(Cell cell, WriteTestResult r, boolean client) {
+    private static String checkJperf(Cell cell, PerfTestResult r, boolean client) {
         if (!client && cell.kind() == TestKind.READ_LAT) {
             assertEquals(List.of(), r.latency(), "an ib_read_lat server measures nothing, as perftest's");
             assertTrue(r.peerVersion() != null && !r.peerVersion().isEmpty(), "the peer's version is known");

@@ -1,8 +1,8 @@
 package io.jperf.lab;
 
 import io.jperf.cm.CmPath;
-import io.jperf.engine.WriteTest;
-import io.jperf.engine.WriteTestResult;
+import io.jperf.engine.PerfTest;
+import io.jperf.engine.PerfTestResult;
 import io.jperf.options.TestKind;
 import io.jperf.options.TestOptions;
 import org.junit.jupiter.api.Tag;
@@ -17,8 +17,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** write-bw and write-lat with -R: the test QPs connected by RDMA CM, rxe1 (client) to rxe0 (server). */
 @Tag("lab")
 class LabRdmaCmWriteTest {
-    private static WriteTestResult loopback(TestOptions options) {
-        return WriteTest.of(options).timeout(Duration.ofSeconds(60)).settleDelay(Duration.ZERO).runLoopback("rxe0");
+    private static PerfTestResult loopback(TestOptions options) {
+        return PerfTest.of(options).timeout(Duration.ofSeconds(60)).settleDelay(Duration.ZERO).runLoopback("rxe0");
     }
 
     private static TestOptions.Builder options(TestKind kind) {
@@ -27,7 +27,7 @@ class LabRdmaCmWriteTest {
 
     @Test
     void bandwidthOverRdmaCmUsesTheDeviceTheSourceAddressIsOn() {
-        WriteTestResult r = loopback(options(TestKind.WRITE_BW).build());
+        PerfTestResult r = loopback(options(TestKind.WRITE_BW).build());
         assertTrue(r.bandwidth().getFirst().average() > 0);
         List<CmPath> cm = r.rdmaCm();
         assertEquals(1, cm.size());
@@ -39,14 +39,14 @@ class LabRdmaCmWriteTest {
 
     @Test
     void twoConnectionsForTwoQps() {
-        WriteTestResult r = loopback(options(TestKind.WRITE_BW).numQps(2).build());
+        PerfTestResult r = loopback(options(TestKind.WRITE_BW).numQps(2).build());
         assertEquals(2, r.rdmaCm().size());
         assertEquals(400, r.bandwidth().getFirst().iterations());
     }
 
     @Test
     void latencyOverRdmaCm() {
-        WriteTestResult r = loopback(options(TestKind.WRITE_LAT).build());
+        PerfTestResult r = loopback(options(TestKind.WRITE_LAT).build());
         assertEquals(200, r.latency().getFirst().iterations());
         assertTrue(r.latency().getFirst().typicalUs() > 0);
         assertTrue(r.toJson().contains("\"rdma_cm\""), "the JSON says what RDMA CM resolved");

@@ -3,8 +3,8 @@ package io.jperf.lab;
 import io.jperf.engine.AuthSecret;
 import io.jperf.engine.ServeClient;
 import io.jperf.engine.TestFailedException;
-import io.jperf.engine.WriteTest;
-import io.jperf.engine.WriteTestResult;
+import io.jperf.engine.PerfTest;
+import io.jperf.engine.PerfTestResult;
 import io.jperf.options.TestKind;
 import io.jperf.options.TestOptions;
 import io.jperf.verbs.Context;
@@ -89,15 +89,15 @@ class LabServeHostileTest {
             assertTrue(start.contains("RDMA traffic only to each client's own address"), start);
 
             // warm up with one correct client, then take the memory baseline
-            WriteTestResult first = client(TestKind.WRITE_BW, port, serverIp, secret).run();
+            PerfTestResult first = client(TestKind.WRITE_BW, port, serverIp, secret).run();
             assertTrue(first.bandwidth().getFirst().average() > 0);
             long baseRss = kib(serve.pid(), "VmRSS");
 
             hostileMix(port, serverIp, secret, counts);
 
-            WriteTestResult bw = client(TestKind.WRITE_BW, port, serverIp, secret).run();
+            PerfTestResult bw = client(TestKind.WRITE_BW, port, serverIp, secret).run();
             assertTrue(bw.bandwidth().getFirst().average() > 0, "a correct client is served after the mix");
-            WriteTestResult lat = client(TestKind.WRITE_LAT, port, serverIp, secret).run();
+            PerfTestResult lat = client(TestKind.WRITE_LAT, port, serverIp, secret).run();
             assertTrue(lat.latency().getFirst().typicalUs() > 0);
             assertTrue(serve.isAlive(), "the server is still running");
 
@@ -239,8 +239,8 @@ class LabServeHostileTest {
         }
     }
 
-    private static WriteTest client(TestKind kind, int port, String serverIp, AuthSecret secret) {
-        return WriteTest.of(TestOptions.builder(kind).device(CLIENT_DEV).iterations(200).serverHost(serverIp).port(port)
+    private static PerfTest client(TestKind kind, int port, String serverIp, AuthSecret secret) {
+        return PerfTest.of(TestOptions.builder(kind).device(CLIENT_DEV).iterations(200).serverHost(serverIp).port(port)
                 .build()).timeout(Duration.ofSeconds(60)).settleDelay(Duration.ZERO).warmup(Duration.ZERO).authSecret(secret);
     }
 

@@ -3,8 +3,8 @@ package io.jperf.lab;
 import io.jperf.engine.JperfServer;
 import io.jperf.engine.JperfServer.Served;
 import io.jperf.engine.TestFailedException;
-import io.jperf.engine.WriteTest;
-import io.jperf.engine.WriteTestResult;
+import io.jperf.engine.PerfTest;
+import io.jperf.engine.PerfTestResult;
 import io.jperf.options.TestKind;
 import io.jperf.options.TestOptions;
 import io.jperf.verbs.Context;
@@ -59,7 +59,7 @@ class LabServeTest {
             port = probe.getLocalPort();
         }
         // the base device is the client's one: a test that lands on rxe0 proves the address chose it
-        server = WriteTest.of(TestOptions.builder(TestKind.WRITE_BW).port(port).device(CLIENT_DEV).build())
+        server = PerfTest.of(TestOptions.builder(TestKind.WRITE_BW).port(port).device(CLIENT_DEV).build())
                 .timeout(TIMEOUT).serveClients();
         serving = Thread.ofPlatform().name("jperf-serve").daemon().start(() -> {
             while (!stop) {
@@ -83,8 +83,8 @@ class LabServeTest {
         return TestOptions.builder(kind).device(CLIENT_DEV).iterations(200).serverHost(host).port(server.port());
     }
 
-    private static WriteTest test(TestOptions options) {
-        return WriteTest.of(options).timeout(TIMEOUT).settleDelay(Duration.ZERO);
+    private static PerfTest test(TestOptions options) {
+        return PerfTest.of(options).timeout(TIMEOUT).settleDelay(Duration.ZERO);
     }
 
     private static Served served() throws InterruptedException {
@@ -95,7 +95,7 @@ class LabServeTest {
 
     @Test
     void successiveClientsRunTheirOwnKindsOnTheDeviceOfTheAddressTheyReached() throws Exception {
-        WriteTestResult bw = test(client(TestKind.WRITE_BW, serverIp).size(4096).numQps(2).build()).run();
+        PerfTestResult bw = test(client(TestKind.WRITE_BW, serverIp).size(4096).numQps(2).build()).run();
         Served first = served();
         assertTrue(first.failure().isEmpty(), () -> "server failed: " + first.failure());
         TestOptions adopted = first.options().orElseThrow();
@@ -106,7 +106,7 @@ class LabServeTest {
         assertEquals(4096, bw.bandwidth().getFirst().sizeBytes());
         assertTrue(bw.bandwidth().getFirst().average() > 0);
 
-        WriteTestResult lat = test(client(TestKind.WRITE_LAT, serverIp).size(2).build()).run();
+        PerfTestResult lat = test(client(TestKind.WRITE_LAT, serverIp).size(2).build()).run();
         Served second = served();
         assertTrue(second.failure().isEmpty(), () -> "server failed: " + second.failure());
         assertEquals(TestKind.WRITE_LAT, second.options().orElseThrow().kind());
@@ -116,7 +116,7 @@ class LabServeTest {
 
     @Test
     void theRequestedAddressChoosesTheDeviceWhateverTheControlConnectionReached() throws Exception {
-        WriteTestResult r = test(client(TestKind.WRITE_BW, "127.0.0.1").build()).servePeerAddress(serverIp).run();
+        PerfTestResult r = test(client(TestKind.WRITE_BW, "127.0.0.1").build()).servePeerAddress(serverIp).run();
         Served s = served();
         assertTrue(s.failure().isEmpty(), () -> "server failed: " + s.failure());
         assertEquals(SERVER_DEV, s.options().orElseThrow().device());
@@ -126,7 +126,7 @@ class LabServeTest {
 
     @Test
     void rdmaCmIsServedOnTheRequestedAddress() throws Exception {
-        WriteTestResult r = test(client(TestKind.WRITE_BW, serverIp).rdmaCm(true).build()).run();
+        PerfTestResult r = test(client(TestKind.WRITE_BW, serverIp).rdmaCm(true).build()).run();
         Served s = served();
         assertTrue(s.failure().isEmpty(), () -> "server failed: " + s.failure());
         assertTrue(s.options().orElseThrow().rdmaCm());
@@ -144,7 +144,7 @@ class LabServeTest {
         assertTrue(refused.failure().isPresent());
         assertFalse(refused.result().isPresent());
 
-        WriteTestResult after = test(client(TestKind.WRITE_BW, serverIp).build()).run();
+        PerfTestResult after = test(client(TestKind.WRITE_BW, serverIp).build()).run();
         assertTrue(served().failure().isEmpty(), "the next client is served");
         assertTrue(after.bandwidth().getFirst().average() > 0);
     }

@@ -1,7 +1,7 @@
 package io.jperf.lab;
 
 import io.jperf.engine.JperfServer;
-import io.jperf.engine.WriteTest;
+import io.jperf.engine.PerfTest;
 import io.jperf.options.TestKind;
 import io.jperf.options.TestOptions;
 import io.jperf.report.JsonReader;
@@ -50,7 +50,7 @@ class LabSweepTest {
         try (ServerSocket probe = new ServerSocket(0)) {
             port = probe.getLocalPort();
         }
-        try (JperfServer server = WriteTest.of(TestOptions.builder(TestKind.WRITE_BW).port(port).build())
+        try (JperfServer server = PerfTest.of(TestOptions.builder(TestKind.WRITE_BW).port(port).build())
                 .timeout(Duration.ofSeconds(30)).serveClients()) {
             Thread serving = Thread.ofPlatform().daemon().start(() -> {
                 try {

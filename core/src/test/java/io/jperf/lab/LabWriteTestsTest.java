@@ -1,8 +1,8 @@
 package io.jperf.lab;
 
 import io.jperf.engine.TestFailedException;
-import io.jperf.engine.WriteTest;
-import io.jperf.engine.WriteTestResult;
+import io.jperf.engine.PerfTest;
+import io.jperf.engine.PerfTestResult;
 import io.jperf.options.TestKind;
 import io.jperf.options.TestOptions;
 import io.jperf.result.BandwidthResult;
@@ -50,13 +50,13 @@ class LabWriteTestsTest {
         return TestOptions.builder(kind).device(CLIENT_DEV).iterations(200);
     }
 
-    private static WriteTestResult loopback(TestOptions options) {
-        return WriteTest.of(options).timeout(TIMEOUT).settleDelay(Duration.ZERO).runLoopback(SERVER_DEV);
+    private static PerfTestResult loopback(TestOptions options) {
+        return PerfTest.of(options).timeout(TIMEOUT).settleDelay(Duration.ZERO).runLoopback(SERVER_DEV);
     }
 
     @Test
     void bandwidthJperfToJperfReportsOneRowAndBothPaths() {
-        WriteTestResult r = loopback(options(TestKind.WRITE_BW).loopback(true).build());
+        PerfTestResult r = loopback(options(TestKind.WRITE_BW).loopback(true).build());
         BandwidthResult bw = r.bandwidth().getFirst();
         assertEquals(1, r.bandwidth().size());
         assertEquals(65536, bw.sizeBytes());
@@ -70,7 +70,7 @@ class LabWriteTestsTest {
 
     @Test
     void latencyJperfToJperfOrdersItsStatistics() {
-        WriteTestResult r = loopback(options(TestKind.WRITE_LAT).loopback(true).build());
+        PerfTestResult r = loopback(options(TestKind.WRITE_LAT).loopback(true).build());
         LatencyResult lat = r.latency().getFirst();
         assertEquals(2, lat.sizeBytes());
         assertEquals(200, lat.iterations());
@@ -80,7 +80,7 @@ class LabWriteTestsTest {
 
     @Test
     void allSizesRunsEverySizeFromTwoBytesToEightMegabytes() {
-        WriteTestResult r = loopback(options(TestKind.WRITE_BW).allSizes(true).iterations(5).loopback(true).build());
+        PerfTestResult r = loopback(options(TestKind.WRITE_BW).allSizes(true).iterations(5).loopback(true).build());
         List<Long> sizes = r.bandwidth().stream().map(BandwidthResult::sizeBytes).toList();
         List<Long> expected = new ArrayList<>();
         for (int i = 1; i <= 23; i++) {
@@ -92,7 +92,7 @@ class LabWriteTestsTest {
 
     @Test
     void twoQpsCountIterationsPerQp() {
-        WriteTestResult r = loopback(options(TestKind.WRITE_BW).numQps(2).loopback(true).build());
+        PerfTestResult r = loopback(options(TestKind.WRITE_BW).numQps(2).loopback(true).build());
         assertEquals(2, r.local().size());
         assertEquals(2, r.remote().size());
         assertEquals(400, r.bandwidth().getFirst().iterations());
@@ -100,7 +100,7 @@ class LabWriteTestsTest {
 
     @Test
     void durationModeCountsWhatCompletedInTheWindow() {
-        WriteTestResult r = loopback(TestOptions.builder(TestKind.WRITE_BW).device(CLIENT_DEV).durationSeconds(3)
+        PerfTestResult r = loopback(TestOptions.builder(TestKind.WRITE_BW).device(CLIENT_DEV).durationSeconds(3)
                 .loopback(true).build());
         BandwidthResult bw = r.bandwidth().getFirst();
         assertTrue(bw.iterations() > 0 && bw.average() > 0, bw.toString());
@@ -109,7 +109,7 @@ class LabWriteTestsTest {
 
     @Test
     void bidirectionalAddsThePeersFigures() {
-        WriteTestResult r = loopback(options(TestKind.WRITE_BW).bidirectional(true).loopback(true).build());
+        PerfTestResult r = loopback(options(TestKind.WRITE_BW).bidirectional(true).loopback(true).build());
         BandwidthResult bw = r.bandwidth().getFirst();
         assertTrue(bw.average() > 0, bw.toString());
         assertEquals(200, bw.iterations());
@@ -120,11 +120,11 @@ class LabWriteTestsTest {
         int port = LabEnds.freePort();
         TestOptions server = TestOptions.builder(TestKind.WRITE_BW).device(SERVER_DEV).port(port).size(4096)
                 .iterations(200).build();
-        CompletableFuture<WriteTestResult> serving = CompletableFuture.supplyAsync(
-                () -> WriteTest.of(server).timeout(TIMEOUT).settleDelay(Duration.ZERO).run());
+        CompletableFuture<PerfTestResult> serving = CompletableFuture.supplyAsync(
+                () -> PerfTest.of(server).timeout(TIMEOUT).settleDelay(Duration.ZERO).run());
         TestOptions client = options(TestKind.WRITE_BW).port(port).serverHost(serverIp).build();
         TestFailedException c = assertThrows(TestFailedException.class,
-                () -> WriteTest.of(client).timeout(TIMEOUT).settleDelay(Duration.ZERO).run());
+                () -> PerfTest.of(client).timeout(TIMEOUT).settleDelay(Duration.ZERO).run());
         assertTrue(c.getMessage().contains("-s/--size: local 65536, remote 4096"), c.getMessage());
         ExecutionException s = assertThrows(ExecutionException.class, () -> serving.get(60, TimeUnit.SECONDS));
         assertTrue(s.getCause().getMessage().contains("-s/--size: local 4096, remote 65536"), s.getCause().getMessage());
@@ -134,7 +134,7 @@ class LabWriteTestsTest {
     void jperfClientAgainstDebiansIbWriteBwServer() throws Exception {
         int port = LabEnds.freePort();
         Process perftest = perftest("ib_write_bw", SERVER_DEV, serverGid, port, null);
-        WriteTestResult r = WriteTest.of(options(TestKind.WRITE_BW).port(port).serverHost(serverIp).build())
+        PerfTestResult r = PerfTest.of(options(TestKind.WRITE_BW).port(port).serverHost(serverIp).build())
                 .timeout(TIMEOUT).run();
         assertTrue(r.bandwidth().getFirst().average() > 0);
         assertTrue(r.peerVersion().startsWith("6.06"), r.peerVersion());
@@ -146,7 +146,7 @@ class LabWriteTestsTest {
     void jperfClientAgainstDebiansIbWriteLatServer() throws Exception {
         int port = LabEnds.freePort();
         Process perftest = perftest("ib_write_lat", SERVER_DEV, serverGid, port, null);
-        WriteTestResult r = WriteTest.of(options(TestKind.WRITE_LAT).port(port).serverHost(serverIp).build())
+        PerfTestResult r = PerfTest.of(options(TestKind.WRITE_LAT).port(port).serverHost(serverIp).build())
                 .timeout(TIMEOUT).run();
         assertEquals(200, r.latency().getFirst().iterations());
         assertTrue(r.latency().getFirst().typicalUs() > 0);
@@ -157,13 +157,13 @@ class LabWriteTestsTest {
     void debiansIbWriteBwClientAgainstAJperfServer() throws Exception {
         int port = LabEnds.freePort();
         TestOptions server = TestOptions.builder(TestKind.WRITE_BW).device(SERVER_DEV).port(port).iterations(200).build();
-        CompletableFuture<WriteTestResult> serving = CompletableFuture.supplyAsync(
-                () -> WriteTest.of(server).timeout(TIMEOUT).run());
+        CompletableFuture<PerfTestResult> serving = CompletableFuture.supplyAsync(
+                () -> PerfTest.of(server).timeout(TIMEOUT).run());
         Thread.sleep(1000);
         Process perftest = perftest("ib_write_bw", CLIENT_DEV, clientGid, port, serverIp);
         String out = new String(perftest.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertEquals(0, finish(perftest), "ib_write_bw client exit status:\n" + out);
-        WriteTestResult r = serving.get(60, TimeUnit.SECONDS);
+        PerfTestResult r = serving.get(60, TimeUnit.SECONDS);
         BandwidthResult report = r.bandwidth().getFirst();
         assertEquals(65536, report.sizeBytes(), "the server prints the client's report");
         assertEquals(200, report.iterations());
@@ -173,13 +173,13 @@ class LabWriteTestsTest {
     void debiansIbWriteLatClientAgainstAJperfServer() throws Exception {
         int port = LabEnds.freePort();
         TestOptions server = TestOptions.builder(TestKind.WRITE_LAT).device(SERVER_DEV).port(port).iterations(200).build();
-        CompletableFuture<WriteTestResult> serving = CompletableFuture.supplyAsync(
-                () -> WriteTest.of(server).timeout(TIMEOUT).run());
+        CompletableFuture<PerfTestResult> serving = CompletableFuture.supplyAsync(
+                () -> PerfTest.of(server).timeout(TIMEOUT).run());
         Thread.sleep(1000);
         Process perftest = perftest("ib_write_lat", CLIENT_DEV, clientGid, port, serverIp);
         String out = new String(perftest.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertEquals(0, finish(perftest), "ib_write_lat client exit status:\n" + out);
-        WriteTestResult r = serving.get(60, TimeUnit.SECONDS);
+        PerfTestResult r = serving.get(60, TimeUnit.SECONDS);
         assertEquals(200, r.latency().getFirst().iterations());
         assertTrue(r.latency().getFirst().typicalUs() > 0);
     }

@@ -5,7 +5,7 @@ import com.networknt.schema.InputFormat;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
-import io.jperf.engine.WriteTestResult;
+import io.jperf.engine.PerfTestResult;
 import io.jperf.sweep.SweepFixtures;
 import io.jperf.sweep.SweepResult;
 import io.jperf.sweep.SweepRow;
@@ -35,8 +35,8 @@ class JperfResultSchemaTest {
         }
     }
 
-    private static List<WriteTestResult> results(SweepResult... sweeps) {
-        List<WriteTestResult> all = new ArrayList<>();
+    private static List<PerfTestResult> results(SweepResult... sweeps) {
+        List<PerfTestResult> all = new ArrayList<>();
         for (SweepResult s : sweeps) {
             s.rows().stream().map(SweepRow::result).flatMap(java.util.Optional::stream).forEach(all::add);
         }
@@ -46,11 +46,11 @@ class JperfResultSchemaTest {
     @Test
     void everyKindOfResultMatchesTheSchema() {
         // bandwidth with path records, verdicts, -R choices and warnings; latency at one size and with -a
-        List<WriteTestResult> all = results(SweepFixtures.bwRailsCm(true), SweepFixtures.lat(),
+        List<PerfTestResult> all = results(SweepFixtures.bwRailsCm(true), SweepFixtures.lat(),
                 SweepFixtures.latAllSizes());
         assertTrue(all.size() >= 8, "fixtures: " + all.size());
         assertTrue(all.stream().anyMatch(r -> !r.warnings().isEmpty()), "no result with warnings among the fixtures");
-        for (WriteTestResult r : all) {
+        for (PerfTestResult r : all) {
             String json = r.toJson(RUN);
             List<Error> errors = schema.validate(json, InputFormat.JSON);
             assertEquals(List.of(), errors.stream().map(Error::toString).toList(), json);
@@ -59,10 +59,10 @@ class JperfResultSchemaTest {
 
     @Test
     void aReadLatencyResultMatchesTheSchemaToo() {
-        WriteTestResult w = results(SweepFixtures.lat()).getFirst();
+        PerfTestResult w = results(SweepFixtures.lat()).getFirst();
         io.jperf.options.TestOptions o = io.jperf.options.TestOptions.builder(io.jperf.options.TestKind.READ_LAT)
                 .serverHost("10.20.0.1").device(w.options().device()).build();
-        WriteTestResult r = new WriteTestResult(o, w.header(), w.local(), w.remote(), w.peerVersion(), w.bandwidth(),
+        PerfTestResult r = new PerfTestResult(o, w.header(), w.local(), w.remote(), w.peerVersion(), w.bandwidth(),
                 w.latency(), w.path(), w.rdmaCm(), w.warnings());
         String json = r.toJson(RUN);
         assertTrue(json.contains("\"ib_read_lat\""), json);
@@ -71,7 +71,7 @@ class JperfResultSchemaTest {
 
     @Test
     void theSchemaRefusesWhatItDoesNotDescribe() {
-        WriteTestResult r = results(SweepFixtures.lat()).getFirst();
+        PerfTestResult r = results(SweepFixtures.lat()).getFirst();
         String json = r.toJson(RUN);
         assertTrue(schema.validate(json, InputFormat.JSON).isEmpty());
         // no "run", an unknown key, a latency row without its unit-suffixed field

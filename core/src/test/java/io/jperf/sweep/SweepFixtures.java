@@ -1,7 +1,7 @@
 package io.jperf.sweep;
 
 import io.jperf.engine.PathReport;
-import io.jperf.engine.WriteTestResult;
+import io.jperf.engine.PerfTestResult;
 import io.jperf.options.TestKind;
 import io.jperf.options.TestOptions;
 import io.jperf.path.NetdevState;
@@ -208,7 +208,7 @@ public final class SweepFixtures {
     public static SweepRow bwRow(SweepChoice c, PathRecord local, PathRecord peer, List<BandwidthResult> results,
                                  List<String> warnings, Duration elapsed, Verdicts.Option... options) {
         List<Verdict> verdicts = Verdicts.evaluate(local, peer, options);
-        WriteTestResult r = result(c.options(), local, peer, verdicts, results, List.of(), warnings);
+        PerfTestResult r = result(c.options(), local, peer, verdicts, results, List.of(), warnings);
         return SweepRow.ran(c, r, verdicts, Optional.of(PathSummary.text(local)), elapsed);
     }
 
@@ -222,7 +222,7 @@ public final class SweepFixtures {
     public static SweepRow latRow(SweepChoice c, PathRecord local, PathRecord peer, List<LatencyResult> results,
                                   Duration elapsed, Verdicts.Option... options) {
         List<Verdict> verdicts = Verdicts.evaluate(local, peer, options);
-        WriteTestResult r = result(c.options(), local, peer, verdicts, List.of(), results, List.of());
+        PerfTestResult r = result(c.options(), local, peer, verdicts, List.of(), results, List.of());
         return SweepRow.ran(c, r, verdicts, Optional.of(PathSummary.text(local)), elapsed);
     }
 
@@ -234,7 +234,7 @@ public final class SweepFixtures {
     }
 
     /** The result of one run, as the engine builds it: one QP per side, GID index 1, RoCE. */
-    public static WriteTestResult result(TestOptions o, PathRecord local, PathRecord peer, List<Verdict> verdicts,
+    public static PerfTestResult result(TestOptions o, PathRecord local, PathRecord peer, List<Verdict> verdicts,
                                          List<BandwidthResult> bw, List<LatencyResult> lat, List<String> warnings) {
         TestHeader header = TestHeader.of(o, local.rdma().device(), local.rdma().activeMtu().bytes(), LinkType.ETHERNET,
                 local.rdma().gidIndex(), o.inlineSize(), "Unsupported", false);
@@ -242,7 +242,7 @@ public final class SweepFixtures {
                 local.rdma().gidIndex());
         EndpointInfo them = new EndpointInfo(0, 0x12, 0x5e6f70, 0x2e1b, 0x7f91_0a00_0000L, peer.rdma().gid().bytes(),
                 peer.rdma().gidIndex());
-        return new WriteTestResult(o, header, List.of(me), List.of(them), "6.06 jperf", bw, lat,
+        return new PerfTestResult(o, header, List.of(me), List.of(them), "6.06 jperf", bw, lat,
                 Optional.of(new PathReport(local, Optional.of(peer), verdicts)), List.of(), warnings);
     }
 

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jperf.engine.TestFailedException;
-import io.jperf.engine.WriteTestResult;
+import io.jperf.engine.PerfTestResult;
 import io.jperf.options.TestKind;
 import io.jperf.options.TestOptions;
 import io.jperf.path.PathRecord;
@@ -40,7 +40,7 @@ class SweepTest {
     }
 
     /** A result as the engine makes it; rail1 collapsed onto rail0's route (F2 ERROR). */
-    private static WriteTestResult result(SweepChoice c, double mib) {
+    private static PerfTestResult result(SweepChoice c, double mib) {
         SweepFixtures.Rail rail = rail(c);
         PathRecord local = rail == RAIL1 ? SweepFixtures.collapsedRecord(rail, 0) : SweepFixtures.healthyRecord(rail, 0);
         PathRecord peer = SweepFixtures.peerRecord(rail, 0);
@@ -49,7 +49,7 @@ class SweepTest {
     }
 
     /** A healthy rail0 result at the choice's size, whatever its device. */
-    private static WriteTestResult plainResult(SweepChoice c) {
+    private static PerfTestResult plainResult(SweepChoice c) {
         PathRecord local = SweepFixtures.healthyRecord(RAIL0, 0);
         PathRecord peer = SweepFixtures.peerRecord(RAIL0, 0);
         return SweepFixtures.result(c.options(), local, peer, List.of(),

@@ -49,7 +49,7 @@ class ServeHandlerFuzz {
         try (ServerSocket probe = new ServerSocket(0)) {
             port = probe.getLocalPort();
         }
-        server = WriteTest.of(TestOptions.builder(TestKind.WRITE_BW).port(port).bindSourceIp("127.0.0.1").build())
+        server = PerfTest.of(TestOptions.builder(TestKind.WRITE_BW).port(port).bindSourceIp("127.0.0.1").build())
                 .timeout(TIMEOUT).serveClients(ServeLimits.DEFAULTS.withMaxDuration(Duration.ofSeconds(60)));
         serving = Thread.ofPlatform().name("fuzz-serve").daemon().start(() -> {
             while (!stop) {
