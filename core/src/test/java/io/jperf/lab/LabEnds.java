@@ -41,4 +41,27 @@ record LabEnds(String serverDevice, String clientDevice, String serverIp, String
             return s.getLocalPort();
         }
     }
+
+    /**
+     * Waits until something listens on TCP {@code port} of this host, read from {@code /proc/net/tcp} and
+     * {@code tcp6} (a probing connection would be taken by a jperf server as its client).
+     *
+     * @throws IllegalStateException when nothing listens within {@code timeout}
+     */
+    static void awaitListening(int port, java.time.Duration timeout) throws IOException, InterruptedException {
+        String hexPort = String.format(java.util.Locale.ROOT, ":%04X", port);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            for (String table : new String[] {"/proc/net/tcp", "/proc/net/tcp6"}) {
+                for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of(table))) {
+                    String[] f = line.trim().split("\\s+");
+                    if (f.length > 3 && f[1].endsWith(hexPort) && f[3].equals("0A")) {
+                        return;
+                    }
+                }
+            }
+            Thread.sleep(50);
+        }
+        throw new IllegalStateException("nothing listens on TCP port " + port + " after " + timeout.toSeconds() + " s");
+    }
 }

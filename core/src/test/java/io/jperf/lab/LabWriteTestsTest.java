@@ -159,7 +159,7 @@ class LabWriteTestsTest {
         TestOptions server = TestOptions.builder(TestKind.WRITE_BW).device(SERVER_DEV).port(port).iterations(200).build();
         CompletableFuture<PerfTestResult> serving = CompletableFuture.supplyAsync(
                 () -> PerfTest.of(server).timeout(TIMEOUT).run());
-        Thread.sleep(1000);
+        LabEnds.awaitListening(port, Duration.ofSeconds(30));
         Process perftest = perftest("ib_write_bw", CLIENT_DEV, clientGid, port, serverIp);
         String out = new String(perftest.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertEquals(0, finish(perftest), "ib_write_bw client exit status:\n" + out);
@@ -175,7 +175,7 @@ class LabWriteTestsTest {
         TestOptions server = TestOptions.builder(TestKind.WRITE_LAT).device(SERVER_DEV).port(port).iterations(200).build();
         CompletableFuture<PerfTestResult> serving = CompletableFuture.supplyAsync(
                 () -> PerfTest.of(server).timeout(TIMEOUT).run());
-        Thread.sleep(1000);
+        LabEnds.awaitListening(port, Duration.ofSeconds(30));
         Process perftest = perftest("ib_write_lat", CLIENT_DEV, clientGid, port, serverIp);
         String out = new String(perftest.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertEquals(0, finish(perftest), "ib_write_lat client exit status:\n" + out);
