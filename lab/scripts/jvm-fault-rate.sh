@@ -10,6 +10,9 @@
 #                  reused) while one more thread runs everyday JDK code
 #   MODE=patch     as long, but every round races THREADS threads through C1 code that patches
 #                  itself on its first run (JitChurn.java's patch mode)
+#   MODE=entry     the suspect itself, on demand: lab/scripts/EntryPatch.java, THREADS threads calling one
+#                  method while a patcher thread has HotSpot compile it (LEVEL=1, C1; 4 is C2) and make it
+#                  not entrant (the in-place rewrite of its verified entry) again and again, SECONDS s
 #   MODE=javac     a short JVM: a small program through the source launcher (javac runs in the JVM)
 #   MODE=loopback  jperf write-bw then write-lat --loopback, rxe1 -> rxe0 (two short jperf JVMs)
 #   MODE=tier      the lab test tier's JVM itself, N times: TIER=<results>/lab-tests.sh, the script an
@@ -27,15 +30,15 @@
 # machine (QEMU options, kernel, CPU flags), the mode and the JVM options.
 # Exit status 0 (the count is the result), 2 on usage errors.
 set -uo pipefail
-N=16 PARALLEL=2 JAVA_OPTS= RUN_TIMEOUT= MODE=long PIN= THP= THREADS=4 SECONDS_PER_JVM=60 TIER=
+N=16 PARALLEL=2 JAVA_OPTS= RUN_TIMEOUT= MODE=long PIN= THP= THREADS=4 SECONDS_PER_JVM=60 TIER= LEVEL=1
 for a in "$@"; do
   case $a in
-    N=*|PARALLEL=*|JAVA_OPTS=*|RUN_TIMEOUT=*|MODE=*|PIN=*|THP=*|THREADS=*|TIER=*) printf -v "${a%%=*}" '%s' "${a#*=}" ;;
+    N=*|PARALLEL=*|JAVA_OPTS=*|RUN_TIMEOUT=*|MODE=*|PIN=*|THP=*|THREADS=*|TIER=*|LEVEL=*) printf -v "${a%%=*}" '%s' "${a#*=}" ;;
     SECONDS=*) SECONDS_PER_JVM=${a#*=} ;;
-    *) echo "jvm-fault-rate.sh: unknown argument '$a' (N=, PARALLEL=, MODE=, JAVA_OPTS=, PIN=, THP=, THREADS=, SECONDS=, RUN_TIMEOUT=)" >&2; exit 2 ;;
+    *) echo "jvm-fault-rate.sh: unknown argument '$a' (N=, PARALLEL=, MODE=, JAVA_OPTS=, PIN=, THP=, THREADS=, SECONDS=, LEVEL=, RUN_TIMEOUT=)" >&2; exit 2 ;;
   esac
 done
-case $MODE in long|patch|javac|loopback|tier) ;; *) echo "jvm-fault-rate.sh: MODE is long, patch, javac, loopback or tier" >&2; exit 2 ;; esac
+case $MODE in long|patch|entry|javac|loopback|tier) ;; *) echo "jvm-fault-rate.sh: MODE is long, patch, entry, javac, loopback or tier" >&2; exit 2 ;; esac
 [ "$MODE" != tier ] || [ -f "$TIER" ] || { echo "jvm-fault-rate.sh: MODE=tier needs TIER=<results of lab/rdma-lab test>/lab-tests.sh" >&2; exit 2; }
 case $THP in ''|always|madvise|never) ;; *) echo "jvm-fault-rate.sh: THP is always, madvise or never" >&2; exit 2 ;; esac
 [[ $N =~ ^[0-9]+$ && $PARALLEL =~ ^[1-9][0-9]*$ && $THREADS =~ ^[1-9][0-9]*$ && $SECONDS_PER_JVM =~ ^[1-9][0-9]*$ ]] ||
@@ -68,6 +71,10 @@ public class Probe {
     }
 }
 JAVA
+if [ "$MODE" = entry ]; then
+  [[ $LEVEL =~ ^[1-4]$ ]] || { echo "jvm-fault-rate.sh: LEVEL is 1-4" >&2; exit 2; }
+  "$JAVA_HOME/bin/javac" -d "$out/whitebox" "$LAB_REPO/lab/scripts/whitebox/jdk/test/whitebox/WhiteBox.java" || exit 2
+fi
 run_one() { # K
   local t0=$SECONDS rc err="-XX:ErrorFile=$out/hs_err_$1_pid%p.log"
   case $MODE in
@@ -76,6 +83,15 @@ run_one() { # K
       timeout -k 5 "$RUN_TIMEOUT" "${pin[@]}" "$JAVA_HOME/bin/java" "$err" $JAVA_OPTS \
         "$LAB_REPO/lab/scripts/JitChurn.java" "$THREADS" "$SECONDS_PER_JVM" "$([ "$MODE" = patch ] && echo patch || echo churn)" \
         > "$out/run-$1.out" 2>&1 ;;
+    entry)
+      # shellcheck disable=SC2086
+      timeout -k 5 "$RUN_TIMEOUT" "${pin[@]}" "$JAVA_HOME/bin/java" "$err" -Xbootclasspath/a:"$out/whitebox" \
+        -XX:+UnlockDiagnosticVMOptions -XX:+WhiteBoxAPI -XX:CompileCommand=quiet -XX:CompileCommand=dontinline,EntryPatch::target \
+        $JAVA_OPTS --class-path "$out/whitebox" "$LAB_REPO/lab/scripts/EntryPatch.java" "$THREADS" "$SECONDS_PER_JVM" "$LEVEL" 2>&1 |
+        grep -v "^Warning: 'NoSuchMethodError' on register of jdk.test.whitebox" > "$out/run-$1.out"
+      rc=${PIPESTATUS[0]}
+      echo "$1 $rc $((SECONDS - t0))" > "$out/run-$1.rc"
+      return ;;
     javac)
       # shellcheck disable=SC2086
       timeout -k 5 "$RUN_TIMEOUT" "${pin[@]}" "$JAVA_HOME/bin/java" "$err" $JAVA_OPTS "$out/Probe.java" > "$out/run-$1.out" 2>&1 ;;
@@ -114,13 +130,13 @@ for f in "$out"/run-*.rc; do
       0) ok=$((ok + 1)); s=ok ;;
       124|137) hung=$((hung + 1)); s=hung ;;
       1) if [ "$MODE" = tier ]; then ok=$((ok + 1)); s="ok, with failed tests: $(grep -m1 -E 'tests failed' "$out/run-$i.out")"; else other=$((other + 1)); s="exit 1: $(tail -1 "$out/run-$i.out" | cut -c1-120)"; fi ;;
-      3) if [ "$MODE" = long ] || [ "$MODE" = patch ]; then wrong=$((wrong + 1)); s="wrong results: $(grep -c '^WRONG' "$out/run-$i.out")"; else other=$((other + 1)); s="exit 3"; fi ;;
+      3) if [ "$MODE" = long ] || [ "$MODE" = patch ] || [ "$MODE" = entry ]; then wrong=$((wrong + 1)); s="wrong results: $(grep -c '^WRONG' "$out/run-$i.out")"; else other=$((other + 1)); s="exit 3"; fi ;;
       *) other=$((other + 1)); s="exit $rc: $(tail -1 "$out/run-$i.out" | cut -c1-120)" ;;
     esac
   fi
-  echo "run $i: ${secs}s $s $(grep -h -m1 '^JitChurn:' "$out/run-$i.out" 2> /dev/null)" >> "$out/summary.txt"
+  echo "run $i: ${secs}s $s $(grep -h -m1 -E '^(JitChurn|EntryPatch):' "$out/run-$i.out" 2> /dev/null)" >> "$out/summary.txt"
 done
 sort -n -k2 "$out/summary.txt"
 faults=$((crashed + hung + wrong))
 flags=$(grep -m1 '^flags' /proc/cpuinfo | grep -o -w -e avx -e avx2 -e pcid -e invpcid -e la57 -e pku -e xsaves -e smep -e smap -e rdpid | sort -u | paste -sd,)
-echo "jvm-fault-rate: $faults of $N JVMs faulted ($crashed crashed, $hung hung, $wrong wrong, $ok ok, $other other failures); qemu ${LAB_QEMU:-?}; kernel $(uname -r); $(nproc) vCPUs; cpu flags ${flags:-none of avx,avx2,pcid,invpcid,la57,pku,xsaves,smep,smap,rdpid}; THP $(grep -o '\[[a-z]*\]' /sys/kernel/mm/transparent_hugepage/enabled); MODE $MODE$([ "$MODE" = long ] || [ "$MODE" = patch ] && echo " ($THREADS threads, ${SECONDS_PER_JVM} s)")$([ "$MODE" = tier ] && echo " ($(grep -o -m1 "^TEST_JAVA_OPTS=.*" "$TIER"))"); PARALLEL $PARALLEL; PIN ${PIN:-none}; JAVA_OPTS ${JAVA_OPTS:-none}"
+echo "jvm-fault-rate: $faults of $N JVMs faulted ($crashed crashed, $hung hung, $wrong wrong, $ok ok, $other other failures); qemu ${LAB_QEMU:-?}; kernel $(uname -r); $(nproc) vCPUs; cpu flags ${flags:-none of avx,avx2,pcid,invpcid,la57,pku,xsaves,smep,smap,rdpid}; THP $(grep -o '\[[a-z]*\]' /sys/kernel/mm/transparent_hugepage/enabled); MODE $MODE$([ "$MODE" = long ] || [ "$MODE" = patch ] || [ "$MODE" = entry ] && echo " ($THREADS threads, ${SECONDS_PER_JVM} s$([ "$MODE" = entry ] && echo ", level $LEVEL"))")$([ "$MODE" = entry ] && echo "; entry rewrites $(grep -h -o -E '^EntryPatch: [0-9]+' "$out"/run-*.out | awk '{s += $2} END {print s + 0}')")$([ "$MODE" = tier ] && echo " ($(grep -o -m1 "^TEST_JAVA_OPTS=.*" "$TIER"))"); PARALLEL $PARALLEL; PIN ${PIN:-none}; JAVA_OPTS ${JAVA_OPTS:-none}"
