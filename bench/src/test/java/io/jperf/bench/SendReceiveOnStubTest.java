@@ -134,4 +134,59 @@ class SendReceiveOnStubTest {
             }
         }
     }
+
+    /**
+     * The data path allocates nothing: after warm-up runs, a run of 4000 rounds (send ping-pong) or
+     * messages (receive loop) allocates less than 1 KiB on this thread (one object per round would be
+     * 64 KiB and more).
+     */
+    @Test
+    void theSendLoopsAllocateNothingPerMessage() {
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        int rounds = 4000;
+        try (Arena arena = Arena.ofConfined(); StubProvider stub = StubProvider.create(256)) {
+            stub.deliverSends(true);
+            MemorySegment sendBuffer = arena.allocate(64, 64);
+            MemorySegment receiveBuffer = arena.allocate(64, 64);
+            WorkRequestList send = new WorkRequestList(arena, WorkRequestList.Opcode.SEND, 1, sendBuffer.address(), 2, 1,
+                    0, 0, false);
+            LatencyLoop pingPong = new LatencyLoop(InlineVerbs.postSendFn(stub.qp()), InlineVerbs.postRecvFn(stub.qp()),
+                    new ReceiveRequestList(arena, 0, 16, receiveBuffer.address(), 64, 1), stub.qp(), send,
+                    InlineVerbs.pollCqFn(stub.cq()), stub.cq(), new CompletionBatch(arena, 4), sendBuffer,
+                    receiveBuffer, rounds, STALL);
+            assertTrue(pingPong.fillReceives());
+            for (int i = 0; i < 5; i++) {
+                assertTrue(pingPong.runIterations(rounds, 2, true));
+            }
+            long before = threads.getCurrentThreadAllocatedBytes();
+            assertTrue(pingPong.runIterations(rounds, 2, true));
+            long pingPongBytes = threads.getCurrentThreadAllocatedBytes() - before;
+            assertTrue(pingPongBytes < 1024, "send ping-pong allocated " + pingPongBytes + " bytes");
+        }
+        try (Arena arena = Arena.ofConfined(); StubProvider stub = StubProvider.create(4096)) {
+            stub.deliverSends(true);
+            MemorySegment from = arena.allocate(64, 64);
+            MemorySegment to = arena.allocate(64, 64);
+            MemorySegment postSend = InlineVerbs.postSendFn(stub.qp());
+            WorkRequestList send = new WorkRequestList(arena, WorkRequestList.Opcode.SEND, 1, from.address(), 8, 1,
+                    0, 0, false);
+            int depth = 1000;
+            ReceiveLoop loop = new ReceiveLoop(new MemorySegment[] {InlineVerbs.postRecvFn(stub.qp())},
+                    new MemorySegment[] {stub.qp()},
+                    new ReceiveRequestList[] {new ReceiveRequestList(arena, 0, depth, to.address(), 64, 1)},
+                    InlineVerbs.pollCqFn(stub.cq()), stub.cq(), new CompletionBatch(arena, 16), STALL);
+            assertTrue(loop.fill());
+            long measured = -1;
+            for (int run = 0; run < 6; run++) {
+                for (int i = 0; i < depth; i++) {
+                    assertEquals(0, send.post(postSend, stub.qp()));
+                }
+                long before = threads.getCurrentThreadAllocatedBytes();
+                assertTrue(loop.runIterations(depth));
+                measured = threads.getCurrentThreadAllocatedBytes() - before;
+            }
+            assertTrue(measured < 1024, "receive loop allocated " + measured + " bytes");
+        }
+    }
 }
