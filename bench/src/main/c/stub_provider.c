@@ -12,6 +12,13 @@
 #include <string.h>
 
 #define JPERF_STUB_QP_NUM 0x11u
+#define JPERF_STUB_RECV_SLOTS 65536u
+
+struct stub_recv {
+	uint64_t wr_id;
+	uint64_t addr;
+	uint32_t length;
+};
 
 struct jperf_stub {
 	struct ibv_context context;
@@ -23,6 +30,10 @@ struct jperf_stub {
 	uint64_t head;            /* next completion to poll */
 	uint64_t tail;            /* next free slot; tail - head = pending */
 	int execute_writes;       /* copy RDMA WRITE payloads to remote_addr */
+	int deliver_sends;        /* SENDs land in this QP's own posted receives */
+	struct stub_recv *recvs;  /* JPERF_STUB_RECV_SLOTS queued receives (with deliver_sends) */
+	uint64_t recv_head;       /* next receive a SEND consumes */
+	uint64_t recv_tail;       /* next free receive slot */
 	uint64_t counters[JPERF_STUB_COUNTER_COUNT];
 };
 
@@ -45,6 +56,47 @@ static uint32_t sge_bytes(const struct ibv_send_wr *wr)
 	return bytes;
 }
 
+/* Queues a completion; 0, or -1 when the CQ ring is full. */
+static int queue_wc(struct jperf_stub *s, uint64_t wr_id, enum ibv_wc_opcode opcode, uint32_t bytes)
+{
+	if (s->tail - s->head >= s->depth)
+		return -1;
+	struct ibv_wc *wc = &s->ring[s->tail & s->mask];
+	memset(wc, 0, sizeof(*wc));
+	wc->wr_id = wr_id;
+	wc->status = IBV_WC_SUCCESS;
+	wc->opcode = opcode;
+	wc->byte_len = bytes;
+	wc->qp_num = s->qp.qp_num;
+	s->tail++;
+	s->counters[JPERF_STUB_COMPLETIONS]++;
+	return 0;
+}
+
+/* Delivers one SEND to the oldest queued receive; 0, EAGAIN (no receive) or ENOMEM (CQ full). */
+static int deliver_send(struct jperf_stub *s, const struct ibv_send_wr *wr)
+{
+	if (s->recv_head == s->recv_tail) {
+		s->counters[JPERF_STUB_RNR]++;
+		return EAGAIN;
+	}
+	if (s->tail - s->head >= s->depth)
+		return ENOMEM;
+	struct stub_recv *r = &s->recvs[s->recv_head % JPERF_STUB_RECV_SLOTS];
+	uint32_t copied = 0;
+	for (int i = 0; i < wr->num_sge; i++) {
+		uint32_t n = wr->sg_list[i].length;
+		if (copied + n > r->length)
+			n = r->length - copied;
+		memcpy((char *)(uintptr_t)r->addr + copied, (const void *)(uintptr_t)wr->sg_list[i].addr, n);
+		copied += n;
+	}
+	s->recv_head++;
+	queue_wc(s, r->wr_id, IBV_WC_RECV, copied);
+	s->counters[JPERF_STUB_DELIVERED_SENDS]++;
+	return 0;
+}
+
 static int stub_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad_wr)
 {
 	struct jperf_stub *s = stub_of_qp(qp);
@@ -53,6 +105,19 @@ static int stub_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_
 
 	s->counters[JPERF_STUB_POST_SEND_CALLS]++;
 	for (; wr; wr = wr->next) {
+		if (s->deliver_sends && wr->opcode == IBV_WR_SEND) {
+			/* the receive's completion and the send's must both fit */
+			if ((wr->send_flags & IBV_SEND_SIGNALED) && s->tail - s->head + 1 >= s->depth) {
+				*bad_wr = wr;
+				rc = ENOMEM;
+				break;
+			}
+			rc = deliver_send(s, wr);
+			if (rc) {
+				*bad_wr = wr;
+				break;
+			}
+		}
 		if (s->execute_writes && wr->opcode == IBV_WR_RDMA_WRITE) {
 			char *to = (char *)(uintptr_t)wr->wr.rdma.remote_addr;
 			for (int i = 0; i < wr->num_sge; i++) {
@@ -112,9 +177,20 @@ static int stub_poll_cq(struct ibv_cq *cq, int num_entries, struct ibv_wc *wc)
 static int stub_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad_wr)
 {
 	struct jperf_stub *s = stub_of_qp(qp);
-	(void)bad_wr;
-	for (; wr; wr = wr->next)
+	for (; wr; wr = wr->next) {
+		if (s->deliver_sends) {
+			if (s->recv_tail - s->recv_head >= JPERF_STUB_RECV_SLOTS) {
+				*bad_wr = wr;
+				return ENOMEM;
+			}
+			struct stub_recv *r = &s->recvs[s->recv_tail % JPERF_STUB_RECV_SLOTS];
+			r->wr_id = wr->wr_id;
+			r->addr = wr->num_sge > 0 ? wr->sg_list[0].addr : 0;
+			r->length = wr->num_sge > 0 ? wr->sg_list[0].length : 0;
+			s->recv_tail++;
+		}
 		s->counters[JPERF_STUB_POSTED_RECVS]++;
+	}
 	return 0;
 }
 
@@ -139,7 +215,10 @@ struct jperf_stub *jperf_stub_create(int cq_depth)
 	while (slots < (uint32_t)cq_depth)
 		slots <<= 1;
 	s->ring = calloc(slots, sizeof(struct ibv_wc));
-	if (!s->ring) {
+	s->recvs = calloc(JPERF_STUB_RECV_SLOTS, sizeof(struct stub_recv));
+	if (!s->ring || !s->recvs) {
+		free(s->ring);
+		free(s->recvs);
 		free(s);
 		return NULL;
 	}
@@ -172,6 +251,7 @@ void jperf_stub_destroy(struct jperf_stub *stub)
 	if (!stub)
 		return;
 	free(stub->ring);
+	free(stub->recvs);
 	free(stub);
 }
 
@@ -207,11 +287,22 @@ void jperf_stub_reset(struct jperf_stub *stub)
 	memset(stub->counters, 0, sizeof(stub->counters));
 	stub->head = 0;
 	stub->tail = 0;
+	/* queued receives stay: they belong to the QP, not to the counters */
 }
 
 void jperf_stub_set_execute_writes(struct jperf_stub *stub, int on)
 {
 	stub->execute_writes = on != 0;
+}
+
+void jperf_stub_set_deliver_sends(struct jperf_stub *stub, int on)
+{
+	stub->deliver_sends = on != 0;
+}
+
+int jperf_stub_recv_pending(const struct jperf_stub *stub)
+{
+	return (int)(stub->recv_tail - stub->recv_head);
 }
 
 int64_t jperf_stub_noop(int64_t x)

@@ -33,7 +33,9 @@ enum jperf_stub_counter_id {
 	JPERF_STUB_REJECTED_WRS = 6,      /* send WRs refused with ENOMEM because the CQ ring was full */
 	JPERF_STUB_POSTED_RECVS = 7,      /* receive WRs accepted by ops.post_recv */
 	JPERF_STUB_NOTIFY_CALLS = 8,      /* ops.req_notify_cq calls */
-	JPERF_STUB_COUNTER_COUNT = 9
+	JPERF_STUB_DELIVERED_SENDS = 9,   /* SENDs delivered to a posted receive (with delivery on) */
+	JPERF_STUB_RNR = 10,              /* SENDs refused with EAGAIN: no receive was posted (delivery on) */
+	JPERF_STUB_COUNTER_COUNT = 11
 };
 
 /* A stub whose CQ holds cq_depth completions (1 .. 2^24). NULL on bad depth or out of memory. */
@@ -48,7 +50,7 @@ struct ibv_cq *jperf_stub_cq(struct jperf_stub *stub);
 uint64_t jperf_stub_counter(const struct jperf_stub *stub, int id);
 /* Completions queued and not yet polled. */
 int jperf_stub_cq_pending(const struct jperf_stub *stub);
-/* Zeroes the counters and empties the CQ ring. */
+/* Zeroes the counters and empties the CQ ring (queued receives stay queued). */
 void jperf_stub_reset(struct jperf_stub *stub);
 
 /*
@@ -58,6 +60,18 @@ void jperf_stub_reset(struct jperf_stub *stub);
  * ping-pong waits for the written bytes to arrive.
  */
 void jperf_stub_set_execute_writes(struct jperf_stub *stub, int on);
+
+/*
+ * When on, the QP is connected to itself for two-sided traffic: post_recv queues each receive WR
+ * (FIFO, up to 65536 outstanding; ENOMEM beyond), and post_send delivers each IBV_WR_SEND to the
+ * oldest queued receive: copies the SGEs to the receive's SGE (truncated to its length) and
+ * queues an IBV_WC_RECV completion with the receive's wr_id and the byte count. A SEND with no
+ * receive queued is refused with EAGAIN (the stub's stand-in for an RNR NAK). Off by default.
+ */
+void jperf_stub_set_deliver_sends(struct jperf_stub *stub, int on);
+
+/* Receives queued and not yet consumed by a delivered SEND. */
+int jperf_stub_recv_pending(const struct jperf_stub *stub);
 
 /* A trivial exported function, for measuring the bare cost of a downcall. */
 int64_t jperf_stub_noop(int64_t x);

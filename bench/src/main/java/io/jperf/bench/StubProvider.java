@@ -59,7 +59,11 @@ public final class StubProvider implements AutoCloseable {
         /** Receive WRs accepted by {@code ops.post_recv}. */
         POSTED_RECVS(7),
         /** {@code ops.req_notify_cq} calls. */
-        NOTIFY_CALLS(8);
+        NOTIFY_CALLS(8),
+        /** SENDs delivered to a posted receive ({@link #deliverSends} on). */
+        DELIVERED_SENDS(9),
+        /** SENDs refused because no receive was posted ({@link #deliverSends} on). */
+        RNR(10);
 
         final int id;
 
@@ -96,6 +100,10 @@ public final class StubProvider implements AutoCloseable {
 
     private static final MethodHandle SET_EXECUTE_WRITES = handle("jperf_stub_set_execute_writes",
             FunctionDescriptor.ofVoid(ValueLayout.ADDRESS, ValueLayout.JAVA_INT), CRITICAL);
+    private static final MethodHandle SET_DELIVER_SENDS = handle("jperf_stub_set_deliver_sends",
+            FunctionDescriptor.ofVoid(ValueLayout.ADDRESS, ValueLayout.JAVA_INT), CRITICAL);
+    private static final MethodHandle RECV_PENDING = handle("jperf_stub_recv_pending",
+            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS), CRITICAL);
     private static final MethodHandle C_LAT_LOOP = handle("jperf_stub_c_lat_loop",
             FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT));
 
@@ -236,6 +244,30 @@ public final class StubProvider implements AutoCloseable {
         ensureOpen();
         try {
             SET_EXECUTE_WRITES.invokeExact(stub, on ? 1 : 0);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /**
+     * Connects the QP to itself for SEND/RECV: receives are queued, each SEND lands in the oldest one
+     * (payload copied, an {@code IBV_WC_RECV} completion with the receive's wr_id queued), and a SEND with
+     * no receive queued is refused with EAGAIN. Off by default.
+     */
+    public void deliverSends(boolean on) {
+        ensureOpen();
+        try {
+            SET_DELIVER_SENDS.invokeExact(stub, on ? 1 : 0);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** Receives queued and not consumed by a delivered SEND yet. */
+    public int recvPending() {
+        ensureOpen();
+        try {
+            return (int) RECV_PENDING.invokeExact(stub);
         } catch (Throwable t) {
             throw rethrow(t);
         }

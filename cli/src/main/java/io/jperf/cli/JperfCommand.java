@@ -24,8 +24,8 @@ import java.util.concurrent.Callable;
         exitCodeListHeading = ExitCodes.HEADING)
 public final class JperfCommand implements Callable<Integer> {
     /** The subcommands' names, in the order {@code jperf --help} lists them (then {@code help}). */
-    static final String[] SUBCOMMANDS = {"devices", "write-bw", "write-lat", "read-bw", "read-lat", "serve", "sweep",
-        "doctor", "matrix"};
+    static final String[] SUBCOMMANDS = {"devices", "write-bw", "write-lat", "read-bw", "read-lat", "send-bw", "send-lat",
+        "serve", "sweep", "doctor", "matrix"};
 
     @Spec
     CommandSpec spec;
@@ -95,6 +95,8 @@ public final class JperfCommand implements Callable<Integer> {
             case "write-lat" -> new WriteLatCommand();
             case "read-bw" -> new ReadBwCommand();
             case "read-lat" -> new ReadLatCommand();
+            case "send-bw" -> new SendBwCommand();
+            case "send-lat" -> new SendLatCommand();
             case "serve" -> new ServeCommand();
             case "sweep" -> new SweepCommand();
             case "doctor" -> new DoctorCommand();
@@ -110,6 +112,8 @@ public final class JperfCommand implements Callable<Integer> {
             case "write-lat" -> WriteLatCommand.class;
             case "read-bw" -> ReadBwCommand.class;
             case "read-lat" -> ReadLatCommand.class;
+            case "send-bw" -> SendBwCommand.class;
+            case "send-lat" -> SendLatCommand.class;
             case "serve" -> ServeCommand.class;
             case "sweep" -> SweepCommand.class;
             case "doctor" -> DoctorCommand.class;

@@ -63,6 +63,9 @@ final class TestOptionsMixin {
     /** Set by the read commands' -o (0: the device's maximum). */
     int outstandingReads;
 
+    /** Set by the send commands' -r (null: perftest's default). */
+    Integer rxDepth;
+
     /** The validated options, or an {@code OptionsException} naming the bad flag. */
     TestOptions toOptions(TestKind kind, BwFlags bw) {
         TestOptions.Builder b = TestOptions.builder(kind);
@@ -85,6 +88,9 @@ final class TestOptionsMixin {
             b.hlogFile(hlogFile);
         }
         b.outstandingReads(outstandingReads);
+        if (rxDepth != null) {
+            b.rxDepth(rxDepth);
+        }
         if (bw != null) {
             bw.applyTo(b);
         }

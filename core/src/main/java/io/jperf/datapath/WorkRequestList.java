@@ -11,7 +11,7 @@ import java.lang.foreign.ValueLayout;
 import java.util.Objects;
 
 /**
- * A chain of one-sided work requests ({@code struct ibv_send_wr}, one SGE each, all of one
+ * A chain of send-queue work requests ({@code struct ibv_send_wr}, one SGE each, all of one
  * {@link Opcode}) built once in native memory; the hot loop only patches fields ({@link #setSignaled}, {@link #setWrId},
  * {@link #setRemoteAddress}, ...) and posts the whole chain with {@link #post}. A chain of
  * length N is perftest's post list ({@code -l N}).
@@ -44,7 +44,9 @@ public final class WorkRequestList {
         /** RDMA WRITE: the SGE is the source, the remote address the destination. */
         RDMA_WRITE(rdma_h.IBV_WR_RDMA_WRITE()),
         /** RDMA READ: the remote address is the source, the SGE the destination. */
-        RDMA_READ(rdma_h.IBV_WR_RDMA_READ());
+        RDMA_READ(rdma_h.IBV_WR_RDMA_READ()),
+        /** SEND: the SGE is the source; the bytes land in the buffer of the peer's next posted receive. */
+        SEND(rdma_h.IBV_WR_SEND());
 
         private final int nativeValue;
 

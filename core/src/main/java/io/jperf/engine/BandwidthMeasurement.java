@@ -1,6 +1,7 @@
 package io.jperf.engine;
 
 import io.jperf.datapath.CompletionBatch;
+import io.jperf.datapath.ReceiveRequestList;
 import io.jperf.datapath.WorkRequestList;
 import io.jperf.options.TestOptions;
 import io.jperf.result.BandwidthResult;
@@ -18,8 +19,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * ib_write_bw's and ib_read_bw's measurement: the client (and both ends with -b) runs the
- * {@link BandwidthLoop} for each message size; a unidirectional server waits for the client's report.
+ * The bandwidth measurement of every verb: the client (and both ends with -b) runs the
+ * {@link BandwidthLoop} for each message size. The server of a unidirectional test does what the verb
+ * asks of it: for WRITE and READ it waits for the client's report (its CPU takes no part); for SEND it
+ * fills its receive queues once and runs the {@link ReceiveLoop} for each size, reporting what it received.
  */
 final class BandwidthMeasurement implements Measurement {
     /** The slowest rate a peer is assumed to sustain when bounding how long a server waits. */
@@ -36,7 +39,8 @@ final class BandwidthMeasurement implements Measurement {
 
     BandwidthMeasurement(TestOptions options, Endpoint endpoint, List<KeyMessage> remote, PerftestHandshake handshake,
                          TestListener listener, Duration timeout, Duration warmup) {
-        this.warmup = warmup;
+        // a warm-up would send messages the receiver counts as the first size's (perftest counts every one)
+        this.warmup = options.kind().verb().usesReceives() ? Duration.ZERO : warmup;
         this.options = options;
         this.endpoint = endpoint;
         this.remote = remote;
@@ -48,6 +52,9 @@ final class BandwidthMeasurement implements Measurement {
 
     @Override
     public Outcome run() throws IOException {
+        if (options.isServer() && !options.bidirectional() && options.kind().verb().usesReceives()) {
+            return receive();
+        }
         if (options.isServer() && !options.bidirectional()) {
             BwReport client = handshake.finish(null, peerWait());
             BandwidthResult result = toResult(client);
@@ -95,6 +102,60 @@ final class BandwidthMeasurement implements Measurement {
             handshake.finish(last, peerWait());
         }
         return new Outcome(results, List.of());
+    }
+
+    /** The receiving server of a SEND test: fill the receive queues, then per size sync, receive, report. */
+    private Outcome receive() throws IOException {
+        List<BandwidthResult> results = new ArrayList<>();
+        try (Arena arena = Arena.ofConfined()) {
+            int numQps = endpoint.qps().size();
+            MemorySegment[] postRecvFns = new MemorySegment[numQps];
+            MemorySegment[] qps = new MemorySegment[numQps];
+            ReceiveRequestList[] lists = new ReceiveRequestList[numQps];
+            for (int q = 0; q < numQps; q++) {
+                QueuePair qp = endpoint.qps().get(q);
+                postRecvFns[q] = qp.postRecvFunction();
+                qps[q] = qp.handle();
+                lists[q] = new ReceiveRequestList(arena, q, endpoint.receiveDepth(), endpoint.receiveAddress(q),
+                        (int) endpoint.sliceSize(), endpoint.lkey());
+            }
+            ReceiveLoop loop = new ReceiveLoop(postRecvFns, qps, lists, endpoint.cq().pollFunction(),
+                    endpoint.cq().handle(), new CompletionBatch(arena, 16), timeout.toNanos());
+            if (!loop.fill()) {
+                throw Measurement.failure("posting " + endpoint.receiveDepth() + " receives per QP (ibv_post_recv)",
+                        loop.errors(), false, timeout);
+            }
+            List<Long> sizes = options.messageSizes();
+            for (int i = 0; i < sizes.size(); i++) {
+                long size = sizes.get(i);
+                handshake.beforeMeasurement();
+                BandwidthResult result = receiveOne(loop, size, numQps);
+                handshake.afterMeasurement(new BwReport(size, result.iterations(), result.peak(), result.average(),
+                        result.messageRateMpps()));
+                results.add(result);
+                listener.bandwidth(result);
+                listener.progress(i + 1, sizes.size());
+            }
+        }
+        handshake.finish(null, peerWait());
+        return new Outcome(results, List.of());
+    }
+
+    private BandwidthResult receiveOne(ReceiveLoop loop, long size, int numQps) {
+        String what = "receiving " + options.kind().verb().displayName() + "s of " + size + " bytes";
+        if (options.isDuration()) {
+            long margin = Duration.ofSeconds(options.marginSeconds()).toNanos();
+            long sample = Duration.ofSeconds(options.durationSeconds()).toNanos() - 2 * margin;
+            if (!loop.runDuration(margin, sample, margin)) {
+                throw Measurement.failure(what, loop.errors(), loop.stalled(), timeout);
+            }
+            return BandwidthStats.fromElapsed(loop.sampleNanos(), loop.sampleReceived(), size, unit);
+        }
+        if (!loop.runIterations((long) options.iterations() * numQps)) {
+            throw Measurement.failure(what, loop.errors(), loop.stalled(), timeout);
+        }
+        return BandwidthStats.fromElapsed(Math.max(1, loop.lastReceiveNanos() - loop.firstReceiveNanos()),
+                loop.received(), size, unit);
     }
 
     /**

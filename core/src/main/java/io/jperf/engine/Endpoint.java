@@ -46,7 +46,6 @@ import java.util.stream.Collectors;
 final class Endpoint implements AutoCloseable {
     private static final int PAGE = 4096;
     private static final int MELLANOX_VENDOR = 0x02c9;
-    private static final int KNOWN_NIC_LATENCY_INLINE = 220;
     private static final SecureRandom PSN_SOURCE = new SecureRandom();
 
     private final TestOptions options;
@@ -122,7 +121,9 @@ final class Endpoint implements AutoCloseable {
         ProtectionDomain pd = ctx.allocateProtectionDomain();
         MemoryRegion mr = pd.allocateAndRegister(slice * 2 * numQps, PAGE,
                 EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE, Access.REMOTE_READ));
-        CompletionQueue cq = ctx.createCompletionQueue(Math.max(16, sendDepth(options) * numQps), null);
+        // one CQ for both queues: a SEND test's receive completions land next to the send completions
+        CompletionQueue cq = ctx.createCompletionQueue(Math.max(16, (sendDepth(options) + receiveDepth(options))
+                * numQps), null);
         int[] psns = new int[numQps];
         for (int q = 0; q < numQps; q++) {
             psns[q] = PSN_SOURCE.nextInt() & 0xffffff;
@@ -132,6 +133,11 @@ final class Endpoint implements AutoCloseable {
 
     private static int sendDepth(TestOptions options) {
         return options.kind().isBandwidth() ? options.txDepth() : 1;
+    }
+
+    /** Receive work requests per QP: {@code -r} for verbs that receive, else 1 (the verbs minimum jperf asks for). */
+    private static int receiveDepth(TestOptions options) {
+        return options.kind().verb().usesReceives() ? options.rxDepth() : 1;
     }
 
     /**
@@ -153,7 +159,7 @@ final class Endpoint implements AutoCloseable {
 
     /** The QP sizes this test needs (the CM creates its QPs with these too). */
     QpCapabilities capabilities() {
-        return new QpCapabilities(sendDepth(options), 1, 1, 1, inlineSize);
+        return new QpCapabilities(sendDepth(options), receiveDepth(options), 1, 1, inlineSize);
     }
 
     ProtectionDomain protectionDomain() {
@@ -212,7 +218,7 @@ final class Endpoint implements AutoCloseable {
         if (options.inlineSizeExplicit() || options.kind().isBandwidth()) {
             return options.inlineSize();
         }
-        return ctx.query().vendorId() == MELLANOX_VENDOR ? KNOWN_NIC_LATENCY_INLINE : 0;
+        return ctx.query().vendorId() == MELLANOX_VENDOR ? options.kind().verb().knownNicLatencyInline() : 0;
     }
 
     private static long alignUp(long value, long alignment) {
@@ -284,6 +290,11 @@ final class Endpoint implements AutoCloseable {
 
     int inlineSize() {
         return inlineSize;
+    }
+
+    /** The receive work requests kept posted per QP ({@code -r}); 0 when the verb does not receive. */
+    int receiveDepth() {
+        return options.kind().verb().usesReceives() ? options.rxDepth() : 0;
     }
 
     /** The outstanding RDMA READs per QP this end grants and uses ({@code -o}); 1 when the verb has none. */

@@ -1,6 +1,7 @@
 package io.jperf.engine;
 
 import io.jperf.datapath.CompletionBatch;
+import io.jperf.datapath.ReceiveRequestList;
 import io.jperf.datapath.WorkRequestList;
 
 import java.lang.foreign.MemorySegment;
@@ -14,7 +15,13 @@ import java.lang.invoke.VarHandle;
  * signalled RDMA WRITE of the message (inline when it fits), then polls its completion. The
  * difference between consecutive stamps is one round trip. A requester-only loop (READ, perftest's
  * {@code run_iter_lat} for reads) runs on the client alone: stamp, post one request, poll its
- * completion; consecutive stamps are again one round trip.
+ * completion; consecutive stamps are again one round trip. The send ping-pong, perftest's
+ * {@code run_iter_lat_send}: the client sends first; each side waits for a receive completion (and
+ * re-posts that receive at once: the receive queue, filled once by {@link #fillReceives}, stays full),
+ * stamps, posts one signalled SEND and waits for its completion. Receive and send completions share one
+ * CQ and are told apart by their work-request ids ({@link ReceiveRequestList#RECEIVE_TAG}); both are
+ * counted across runs, so a message that arrives while this end still finishes the previous run is
+ * kept for the next.
  *
  * <p>Everything is allocated in the constructor; the run methods allocate nothing and throw
  * nothing: failures are counted in {@link #errors()}, a peer that stops answering ends the run
@@ -29,6 +36,8 @@ public final class LatencyLoop {
     private static final long CLOCK_CHECK_MASK = 0x3ff;
 
     private final MemorySegment postFn;
+    private final MemorySegment postRecvFn;
+    private final ReceiveRequestList receives;
     private final long qp;
     private final WorkRequestList write;
     private final boolean pingPong;
@@ -55,6 +64,11 @@ public final class LatencyLoop {
     private long sampleStart;
     private long sampleEnd;
     private long sampleRounds;
+    /** Send ping-pong: receive completions seen, receives consumed by rounds, sends posted and completed. */
+    private long arrived;
+    private long consumed;
+    private long sendsPosted;
+    private long sendsDone;
 
     /**
      * @param write         a one-entry list writing from {@code sendBuffer} to the peer's receive buffer
@@ -76,7 +90,37 @@ public final class LatencyLoop {
     public LatencyLoop(MemorySegment postFn, MemorySegment qp, WorkRequestList request, boolean pingPong,
                        MemorySegment pollFn, MemorySegment cq, CompletionBatch wcs, MemorySegment sendBuffer,
                        MemorySegment receiveBuffer, int maxIterations, long stallNanos) {
+        this(postFn, null, null, qp, request, pingPong, pollFn, cq, wcs, sendBuffer, receiveBuffer, maxIterations,
+                stallNanos);
+    }
+
+    /**
+     * The send ping-pong.
+     *
+     * @param postRecvFn the provider's post_recv for {@code qp}
+     * @param receives   the QP's receive list (its length is the receive depth)
+     * @param send       a one-entry SEND list from {@code sendBuffer}
+     * @param wcs        a completion array of at least 2 entries (a send's and a receive's completion may
+     *                   arrive together)
+     */
+    public LatencyLoop(MemorySegment postFn, MemorySegment postRecvFn, ReceiveRequestList receives, MemorySegment qp,
+                       WorkRequestList send, MemorySegment pollFn, MemorySegment cq, CompletionBatch wcs,
+                       MemorySegment sendBuffer, MemorySegment receiveBuffer, int maxIterations, long stallNanos) {
+        this(postFn, java.util.Objects.requireNonNull(postRecvFn, "postRecvFn"),
+                java.util.Objects.requireNonNull(receives, "receives"), qp, send, true, pollFn, cq, wcs, sendBuffer,
+                receiveBuffer, maxIterations, stallNanos);
+        if (wcs.capacity() < 2) {
+            throw new IllegalArgumentException("the send ping-pong polls at least 2 completions at a time");
+        }
+    }
+
+    private LatencyLoop(MemorySegment postFn, MemorySegment postRecvFn, ReceiveRequestList receives, MemorySegment qp,
+                        WorkRequestList request, boolean pingPong, MemorySegment pollFn, MemorySegment cq,
+                        CompletionBatch wcs, MemorySegment sendBuffer, MemorySegment receiveBuffer, int maxIterations,
+                        long stallNanos) {
         WorkRequestList write = request;
+        this.postRecvFn = postRecvFn;
+        this.receives = receives;
         this.pingPong = pingPong;
         if (write.length() != 1) {
             throw new IllegalArgumentException("the latency test posts one work request at a time");
@@ -95,10 +139,26 @@ public final class LatencyLoop {
     }
 
     /**
-     * Runs {@code iterations} round trips of {@code size}-byte writes.
+     * Send ping-pong: posts the whole receive list, once, before the peer may send (perftest syncs both
+     * ends after it). Returns false, with the errno in {@link #errors()}, when a post failed.
+     */
+    public boolean fillReceives() {
+        if (receives == null) {
+            throw new IllegalStateException("only the send ping-pong has receives");
+        }
+        int rc = receives.postAll(postRecvFn, qp);
+        if (rc != 0) {
+            errors.postFailed(rc);
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * Runs {@code iterations} round trips of {@code size}-byte messages.
      *
-     * @param server the server posts first
-     * @return true when every write completed and the peer kept answering
+     * @param server this end makes the first move (the write ping-pong's server, the send ping-pong's client)
+     * @return true when every message completed and the peer kept answering
      */
     public boolean runIterations(long iterations, int size, boolean server) {
         reset(size);
@@ -126,7 +186,7 @@ public final class LatencyLoop {
         }
         if (received < iterations && !(sent < 1 && server)) {
             received++;
-            if (!awaitPeer(lastByte, (byte) received)) {
+            if (!(receives != null ? awaitReceive() : awaitPeer(lastByte, (byte) received))) {
                 return false;
             }
         }
@@ -138,9 +198,10 @@ public final class LatencyLoop {
                 errors.postFailed(rc);
                 return false;
             }
+            sendsPosted++;
         }
         if (completed < iterations) {
-            if (!awaitCompletion()) {
+            if (!(receives != null ? awaitSend() : awaitCompletion())) {
                 return false;
             }
             completed++;
@@ -192,7 +253,7 @@ public final class LatencyLoop {
     private boolean timedRound() {
         if (pingPong && !(sent < 1 && server)) {
             received++;
-            if (!awaitPeer(lastByte, (byte) received)) {
+            if (!(receives != null ? awaitReceive() : awaitPeer(lastByte, (byte) received))) {
                 return false;
             }
         }
@@ -217,7 +278,72 @@ public final class LatencyLoop {
             errors.postFailed(rc);
             return false;
         }
-        return awaitCompletion();
+        sendsPosted++;
+        return receives != null ? awaitSend() : awaitCompletion();
+    }
+
+    /** Send ping-pong: waits for the next message not yet consumed by a round (it may have arrived already). */
+    private boolean awaitReceive() {
+        long since = 0;
+        long empty = 0;
+        while (arrived <= consumed) {
+            int n = pollSendsAndReceives();
+            if (n < 0) {
+                return false;
+            }
+            if (n == 0 && (++empty & CLOCK_CHECK_MASK) == 0 && (since = checkClock(since)) < 0) {
+                return false;
+            }
+        }
+        consumed++;
+        return true;
+    }
+
+    /** Send ping-pong: waits until every posted SEND completed. */
+    private boolean awaitSend() {
+        long since = 0;
+        long empty = 0;
+        while (sendsDone < sendsPosted) {
+            int n = pollSendsAndReceives();
+            if (n < 0) {
+                return false;
+            }
+            if (n == 0 && (++empty & CLOCK_CHECK_MASK) == 0 && (since = checkClock(since)) < 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Polls the shared CQ once: counts send completions, re-posts each completed receive and counts it.
+     * Returns the completions handled, or -1 after a failure (recorded in {@link #errors}).
+     */
+    private int pollSendsAndReceives() {
+        int n = wcs.poll(pollFn, cq);
+        if (n < 0) {
+            errors.postFailed(-n);
+            return -1;
+        }
+        for (int i = 0; i < n; i++) {
+            long wrId = wcs.wrId(i);
+            int status = wcs.status(i);
+            if (status != 0) {
+                errors.completionFailed(status, wcs.vendorError(i), wrId);
+                return -1;
+            }
+            if (ReceiveRequestList.isReceive(wrId)) {
+                int rc = receives.post(postRecvFn, qp, ReceiveRequestList.entry(wrId));
+                if (rc != 0) {
+                    errors.postFailed(rc);
+                    return -1;
+                }
+                arrived++;
+            } else {
+                sendsDone++;
+            }
+        }
+        return n;
     }
 
     /**

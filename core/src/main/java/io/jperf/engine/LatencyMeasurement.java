@@ -1,6 +1,7 @@
 package io.jperf.engine;
 
 import io.jperf.datapath.CompletionBatch;
+import io.jperf.datapath.ReceiveRequestList;
 import io.jperf.datapath.WorkRequestList;
 import io.jperf.options.TestOptions;
 import io.jperf.options.Verb;
@@ -22,7 +23,9 @@ import java.util.List;
 /**
  * The latency measurement. ib_write_lat: both ends run the {@link LatencyLoop} ping-pong for each
  * message size (no exchange between sizes, as perftest); ib_read_lat: only the client runs its reads
- * while the server waits in the closing exchange. The statistics are computed off the loop.
+ * while the server waits in the closing exchange; ib_send_lat: both ends fill their receive queue once,
+ * then per size sync (the handshake's {@link PerftestHandshake#beforeMeasurement}) and run the send
+ * ping-pong, the client first. The statistics are computed off the loop.
  */
 final class LatencyMeasurement implements Measurement {
     static final long DURATION_STAMPS_PER_SECOND = 500_000;
@@ -67,24 +70,43 @@ final class LatencyMeasurement implements Measurement {
             int capacity = options.isDuration()
                     ? (int) Math.min(MAX_DURATION_STAMPS, DURATION_STAMPS_PER_SECOND * options.durationSeconds())
                     : Math.max(options.iterations(), warmupRounds);
-            LatencyLoop loop = new LatencyLoop(qp.postSendFunction(), qp.handle(), write, verb.latencyIsPingPong(),
-                    endpoint.cq().pollFunction(), endpoint.cq().handle(), new CompletionBatch(arena, 1),
-                    endpoint.sendBuffer(0), endpoint.receiveBuffer(0), capacity, timeout.toNanos());
+            LatencyLoop loop;
+            if (verb.usesReceives()) {
+                ReceiveRequestList receives = new ReceiveRequestList(arena, 0, endpoint.receiveDepth(),
+                        endpoint.receiveAddress(0), (int) endpoint.sliceSize(), endpoint.lkey());
+                loop = new LatencyLoop(qp.postSendFunction(), qp.postRecvFunction(), receives, qp.handle(), write,
+                        endpoint.cq().pollFunction(), endpoint.cq().handle(), new CompletionBatch(arena, 4),
+                        endpoint.sendBuffer(0), endpoint.receiveBuffer(0), capacity, timeout.toNanos());
+                if (!loop.fillReceives()) {
+                    throw Measurement.failure("posting " + endpoint.receiveDepth() + " receives (ibv_post_recv)",
+                            loop.errors(), false, timeout);
+                }
+            } else {
+                loop = new LatencyLoop(qp.postSendFunction(), qp.handle(), write, verb.latencyIsPingPong(),
+                        endpoint.cq().pollFunction(), endpoint.cq().handle(), new CompletionBatch(arena, 1),
+                        endpoint.sendBuffer(0), endpoint.receiveBuffer(0), capacity, timeout.toNanos());
+            }
+            // the write ping-pong's server moves first, the send ping-pong's client
+            boolean first = options.isServer() != verb.clientStartsPingPong();
             List<Long> sizes = options.messageSizes();
             if (warmupRounds > 0) {
-                warmUp(loop, write, (int) (long) sizes.getFirst());
+                if (verb.usesReceives()) {
+                    handshake.beforeMeasurement(); // both jperf ends: receives posted before the warm-up sends
+                }
+                warmUp(loop, write, (int) (long) sizes.getFirst(), first);
             }
             for (int i = 0; i < sizes.size(); i++) {
                 int size = (int) (long) sizes.get(i);
                 write.setInline(0, size <= endpoint.inlineSize());
+                handshake.beforeMeasurement();
                 boolean ok;
                 Instant start = Instant.now();
                 if (options.isDuration()) {
                     long margin = Duration.ofSeconds(options.marginSeconds()).toNanos();
                     long sample = Duration.ofSeconds(options.durationSeconds()).toNanos() - 2 * margin;
-                    ok = loop.runDuration(margin, sample, margin, size, options.isServer());
+                    ok = loop.runDuration(margin, sample, margin, size, first);
                 } else {
-                    ok = loop.runIterations(options.iterations(), size, options.isServer());
+                    ok = loop.runIterations(options.iterations(), size, first);
                 }
                 Instant end = Instant.now();
                 if (!ok) {
@@ -100,7 +122,7 @@ final class LatencyMeasurement implements Measurement {
                 listener.progress(i + 1, sizes.size());
             }
         }
-        handshake.finish(null, timeout);
+        handshake.finish(null, verb.usesReceives() ? requesterWait() : timeout);
         if (options.hlogFile() != null) {
             hlog.write(options.hlogFile());
         }
@@ -114,18 +136,18 @@ final class LatencyMeasurement implements Measurement {
      * rounds, so the peer sees the same counter bytes as in one run of all the rounds: a peer that
      * does not pause just waits for this end's next answer meanwhile.
      */
-    private void warmUp(LatencyLoop loop, WorkRequestList write, int size) {
+    private void warmUp(LatencyLoop loop, WorkRequestList write, int size, boolean first) {
         write.setInline(0, size <= endpoint.inlineSize());
         int tail = RunSettings.latencyWarmupTail(warmupRounds);
-        warmUpRounds(loop, warmupRounds - tail, size);
+        warmUpRounds(loop, warmupRounds - tail, size, first);
         if (tail > 0) {
             new JitWarmup(Duration.ZERO, timeout, JitWarmup.jitClock()).awaitQuiet(RunSettings.maxJitPause(timeout).toNanos());
-            warmUpRounds(loop, tail, size);
+            warmUpRounds(loop, tail, size, first);
         }
     }
 
-    private void warmUpRounds(LatencyLoop loop, int rounds, int size) {
-        if (rounds > 0 && !loop.runIterations(rounds, size, options.isServer())) {
+    private void warmUpRounds(LatencyLoop loop, int rounds, int size, boolean first) {
+        if (rounds > 0 && !loop.runIterations(rounds, size, first)) {
             throw Measurement.failure(what(options.kind().verb()) + " warm-up", loop.errors(), loop.stalled(), timeout);
         }
     }

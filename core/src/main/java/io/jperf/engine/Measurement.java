@@ -18,6 +18,7 @@ interface Measurement {
         return switch (verb) {
             case WRITE -> io.jperf.datapath.WorkRequestList.Opcode.RDMA_WRITE;
             case READ -> io.jperf.datapath.WorkRequestList.Opcode.RDMA_READ;
+            case SEND -> io.jperf.datapath.WorkRequestList.Opcode.SEND;
         };
     }
 

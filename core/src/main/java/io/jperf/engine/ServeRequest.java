@@ -61,6 +61,9 @@ final class ServeRequest {
         if (o.inlineSizeExplicit()) {
             f.put("serve.inline", Integer.toString(o.inlineSize()));
         }
+        if (o.rxDepth() > 0) {
+            f.put("serve.rx_depth", Integer.toString(o.rxDepth()));
+        }
         if (o.mtu() != null) {
             f.put("serve.mtu", o.mtu().toString());
         }
@@ -146,6 +149,9 @@ final class ServeRequest {
         }
         if (f.containsKey("serve.mtu")) {
             b.mtu(intField(f, "serve.mtu"));
+        }
+        if (f.containsKey("serve.rx_depth") && kind.verb().usesReceives()) {
+            b.rxDepth(intField(f, "serve.rx_depth"));
         }
         if (f.containsKey("serve.tos")) {
             b.tos(intField(f, "serve.tos"));

@@ -50,8 +50,11 @@ final class OptionsValidator {
                 "-b/--bidirectional: only available in bandwidth tests, not in " + program);
         require(kind.isBandwidth() || connection == Connection.RC,
                 "-c/--connection: " + program + " supports RC only (UC is available in ib_write_bw)");
-        require(kind.verb() == Verb.WRITE || connection == Connection.RC,
+        require(kind.verb() != Verb.READ || connection == Connection.RC,
                 "-c/--connection: " + program + " supports RC only: UC has no RDMA READ");
+        require(kind.verb() != Verb.SEND || connection == Connection.RC,
+                "-c/--connection: jperf runs " + program + " over RC only (perftest's UC and UD send tests are"
+                        + " not implemented)");
         require(!(rdmaCm && connection == Connection.UC),
                 "-c UC cannot be combined with -R/--rdma_cm: librdmacm does not support UC");
         requireRange("-t/--tx-depth", txDepth, 1, TestOptions.MAX_TX_DEPTH);
@@ -94,6 +97,19 @@ final class OptionsValidator {
         require(outstandingReads == 0 || verb.usesOutstandingReads(), "-o/--outs: outstanding reads apply to"
                 + " read tests, not to " + kind.perftestName());
         requireRange("-o/--outs", outstandingReads, 0, MAX_OUTSTANDING_READS);
+    }
+
+    /** The checks of verbs with receive queues ({@code -r}; SEND). */
+    static void validateReceives(TestKind kind, boolean bidirectional, int rxDepth) {
+        if (!kind.verb().usesReceives()) {
+            require(rxDepth == 0, "-r/--rx-depth: receive queues are only used by send tests, not by "
+                    + kind.perftestName());
+            return;
+        }
+        requireRange("-r/--rx-depth", rxDepth, 1, TestOptions.MAX_RX_DEPTH + 1);
+        require(!bidirectional, "-b/--bidirectional: jperf runs " + kind.perftestName()
+                + " unidirectional only (the client sends, the server receives); bidirectional SEND is not"
+                + " implemented yet");
     }
 
     /** The largest {@code -o}: the 8-bit {@code max_rd_atomic} of {@code ibv_modify_qp}. */

@@ -13,7 +13,11 @@ public enum TestKind {
     /** {@code ib_read_bw}: streaming RDMA READ bandwidth (the client reads the server's buffer). */
     READ_BW("ib_read_bw", Verb.READ, true, 65536, 5000, 128, 0),
     /** {@code ib_read_lat}: RDMA READ latency, one read at a time (full round trips). */
-    READ_LAT("ib_read_lat", Verb.READ, false, 2, 1000, 1, 0);
+    READ_LAT("ib_read_lat", Verb.READ, false, 2, 1000, 1, 0),
+    /** {@code ib_send_bw}: streaming SEND bandwidth; the server receives, measures and reports. */
+    SEND_BW("ib_send_bw", Verb.SEND, true, 65536, 1000, 128, 0),
+    /** {@code ib_send_lat}: SEND ping-pong latency (the client sends first). */
+    SEND_LAT("ib_send_lat", Verb.SEND, false, 2, 1000, 1, 236);
 
     private final String perftestName;
     private final Verb verb;
@@ -42,6 +46,14 @@ public enum TestKind {
     /** {@code -s} default in bytes. */
     public long defaultSize() {
         return defaultSize;
+    }
+
+    /**
+     * {@code -r/--rx-depth} default for kinds whose verb {@linkplain Verb#usesReceives() receives}: perftest's
+     * 512 (before capping at the iteration count); 0 for the others.
+     */
+    public int defaultRxDepth() {
+        return verb.usesReceives() ? 512 : 0;
     }
 
     /** {@code -n} default. */

@@ -51,6 +51,8 @@ import java.util.Objects;
  * @param loopback run both ends in this process
  * @param outstandingReads {@code -o}: outstanding RDMA READs per QP (read tests); 0 means the device's
  *     {@code max_qp_rd_atom}, as perftest
+ * @param rxDepth {@code -r/--rx-depth}: receive work requests kept posted per QP (send tests, effective value:
+ *     perftest's 512 capped at the iteration count and made even); 0 for verbs without receives
  */
 public record TestOptions(
         TestKind kind,
@@ -86,7 +88,8 @@ public record TestOptions(
         Path hlogFile,
         String bindSourceIp,
         boolean loopback,
-        int outstandingReads) {
+        int outstandingReads,
+        int rxDepth) {
 
     /** perftest's default control port. */
     public static final int DEFAULT_PORT = 18515;
@@ -111,6 +114,7 @@ public record TestOptions(
     static final int MAX_INLINE = 912;
     static final long MAX_SIZE = Integer.MAX_VALUE;
     static final int MAX_GID_INDEX = 255;
+    static final int MAX_RX_DEPTH = 16384;
 
     /** Checks every invariant; see {@link Builder#build()} for the messages. */
     public TestOptions {
@@ -122,6 +126,7 @@ public record TestOptions(
                 inlineSize, mtu, gidIndex, serviceLevel, trafficClass, qpTimeout, rdmaCm, tos,
                 outputMode, json, jsonFile, bindSourceIp, loopback);
         OptionsValidator.validateVerb(kind, inlineSize, inlineSizeExplicit, outstandingReads);
+        OptionsValidator.validateReceives(kind, bidirectional, rxDepth);
     }
 
     /** A builder with every value at perftest's default for {@code kind}. */
@@ -140,6 +145,9 @@ public record TestOptions(
                 .outputMode(outputMode).csvFile(csvFile).hlogFile(hlogFile).bindSourceIp(bindSourceIp)
                 .loopback(loopback).outstandingReads(outstandingReads);
         b.txDepth = txDepth;
+        if (rxDepth > 0) {
+            b.rxDepth = rxDepth;
+        }
         if (cqModerationExplicit) {
             b.cqModeration(cqModeration);
         }
@@ -280,6 +288,7 @@ public record TestOptions(
         private String bindSourceIp;
         private boolean loopback;
         private int outstandingReads;
+        private Integer rxDepth;
 
         private Builder(TestKind kind) {
             this.kind = Objects.requireNonNull(kind, "kind");
@@ -462,6 +471,15 @@ public record TestOptions(
         }
 
         /**
+         * {@code -r/--rx-depth}: receive work requests kept posted per QP (send tests; perftest's 512 by
+         * default, capped at {@code -n} and rounded up to even as perftest does).
+         */
+        public Builder rxDepth(int v) {
+            rxDepth = v;
+            return this;
+        }
+
+        /**
          * Applies defaults and perftest's derived values, then validates.
          *
          * @throws OptionsException naming the option (by its perftest flag) and its valid range, or the
@@ -488,13 +506,27 @@ public record TestOptions(
             if (postList > 1 && !cqExplicit) {
                 effCq = postList;
             }
+            int effRx = 0;
+            if (kind.verb().usesReceives()) {
+                effRx = rxDepth != null ? rxDepth : kind.defaultRxDepth();
+                OptionsValidator.requireRange("-r/--rx-depth", effRx, 1, MAX_RX_DEPTH);
+                if (durationSeconds == 0) {
+                    effRx = Math.min(effRx, effIters);
+                }
+                if (effRx % 2 == 1 && !allSizes) {
+                    effRx++; // perftest's work-around for odd receive depths in send tests
+                }
+            } else if (rxDepth != null) {
+                throw new OptionsException("-r/--rx-depth: receive queues are only used by send tests, not by "
+                        + kind.perftestName());
+            }
             boolean inlineExplicit = inlineSize != null;
             int effInline = inlineExplicit ? inlineSize : kind.defaultInlineSize();
             return new TestOptions(kind, connection, serverHost, port, device, ibPort, effSize, allSizes,
                     effIters, durationSeconds, numQps, bidirectional, effTx, postList, effCq, cqExplicit,
                     effInline, inlineExplicit, mtu, gidIndex, serviceLevel, trafficClass, qpTimeout, rdmaCm,
                     tos, reportGbits, outputMode, jsonFile != null, jsonFile, csvFile, hlogFile, bindSourceIp,
-                    loopback, outstandingReads);
+                    loopback, outstandingReads, effRx);
         }
     }
 }

@@ -175,6 +175,7 @@ public final class JsonReport {
             }
             w.field("report_gbits", o.reportGbits())
                     .field("bind_source_ip", o.bindSourceIp())
+                    .field("rx_depth", o.rxDepth())
                     .endObject();
         }
 

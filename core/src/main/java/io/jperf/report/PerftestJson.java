@@ -99,6 +99,9 @@ public final class PerftestJson {
         if (h.postList() > 1) {
             w.field("Post_List", h.postList());
         }
+        if (h.showsRxDepth()) {
+            w.field("RX_depth", h.rxDepth());
+        }
         if (h.kind().isBandwidth()) {
             w.field("CQ_Moderation", h.cqModeration());
         }

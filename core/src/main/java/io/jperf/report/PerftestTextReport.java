@@ -66,6 +66,9 @@ public final class PerftestTextReport {
         if (h.postList() > 1) {
             sb.append(" Post List       : ").append(h.postList()).append('\n');
         }
+        if (h.showsRxDepth()) {
+            sb.append(" RX depth        : ").append(h.rxDepth()).append('\n');
+        }
         if (h.kind().isBandwidth()) {
             sb.append(" CQ Moderation   : ").append(h.cqModeration()).append('\n');
         }

@@ -32,12 +32,14 @@ import java.util.Objects;
  * @param tos the rdma_cm TOS, or null when not set
  * @param outstandingReads the outstanding RDMA READs per QP (perftest prints them instead of the inline size
  *     for READ)
+ * @param rxDepth the receive work requests kept posted per QP (send tests; perftest prints them on the
+ *     receiving end), 0 for verbs without receives
  */
 public record TestHeader(TestKind kind, boolean bidirectional, int postList, boolean server, String device,
                          int numQps, String transport, Connection connection, boolean usingSrq,
                          String pcieRelaxedOrdering, boolean wrApi, int txDepth, int cqModeration,
                          int mtuBytes, LinkType linkType, int gidIndex, int maxInlineBytes, boolean rdmaCm,
-                         Integer tos, int outstandingReads) {
+                         Integer tos, int outstandingReads, int rxDepth) {
 
     public TestHeader {
         Objects.requireNonNull(kind, "kind");
@@ -56,7 +58,7 @@ public record TestHeader(TestKind kind, boolean bidirectional, int postList, boo
                       Integer tos) {
         this(kind, bidirectional, postList, server, device, numQps, transport, connection, usingSrq,
                 pcieRelaxedOrdering, wrApi, txDepth, cqModeration, mtuBytes, linkType, gidIndex, maxInlineBytes,
-                rdmaCm, tos, 1);
+                rdmaCm, tos, 1, 0);
     }
 
     /**
@@ -80,7 +82,12 @@ public record TestHeader(TestKind kind, boolean bidirectional, int postList, boo
         return new TestHeader(options.kind(), options.bidirectional(), options.postList(), options.isServer(),
                 device, options.numQps(), "IB", options.connection(), false, pcieRelaxedOrdering, wrApi,
                 options.txDepth(), options.cqModeration(), mtuBytes, linkType, gidIndex, maxInlineBytes,
-                options.rdmaCm(), options.tos(), outstandingReads);
+                options.rdmaCm(), options.tos(), outstandingReads, options.rxDepth());
+    }
+
+    /** Whether perftest prints the {@code RX depth} line: a receiving verb, on the server or with {@code -b}. */
+    public boolean showsRxDepth() {
+        return kind.verb().usesReceives() && (server || bidirectional);
     }
 
     /** perftest's title, e.g. {@code RDMA_Write Bidirectional BW Test}. */

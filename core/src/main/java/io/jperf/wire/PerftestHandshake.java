@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The order of perftest's control exchanges for {@code ib_write_bw} and {@code ib_write_lat}, driving a
- * {@link ControlChannel} over either transport (TCP, or with {@code -R} the RDMA CM control QP, where the
+ * The order of perftest's control exchanges for every kind ({@code ib_write_bw}, {@code ib_send_lat}, ...),
+ * driving a {@link ControlChannel} over either transport (TCP, or with {@code -R} the RDMA CM control QP, where the
  * caller adds the two {@link ControlChannel#sync} exchanges around connecting the test QPs and perftest
  * 6.28's {@link ControlChannel#exchangeNegotiation} after the preamble). The caller performs the QP work
  * between the steps:
@@ -29,6 +29,10 @@ import java.util.Objects;
  *       client measures) and the client's report; then for all bw runs the closing key exchange and
  *       {@code "done"}. Latency has no report and no closing exchange: the connection is just closed.</li>
  * </ol>
+ * Send tests (the verb {@linkplain io.jperf.options.Verb#usesReceives() receives}) differ as ib_send_bw and
+ * ib_send_lat do: no extra latency key message; a sync before every size (after the receives are posted);
+ * with {@code -a} ib_send_bw also syncs after every size; no end-of-test exchange and no report exchange
+ * (the server measured what it received); the closing exchange for bandwidth and latency alike.
  * Calling a step out of order throws {@link IllegalStateException}. Not thread-safe; owns the channel and
  * closes it in {@link #finish} or {@link #close}.
  */
@@ -149,7 +153,7 @@ public final class PerftestHandshake implements AutoCloseable {
             throw new IllegalArgumentException("latency tests use one QP (got " + ours.size() + ")");
         }
         qp0 = ours.getFirst();
-        if (!kind.isBandwidth()) {
+        if (!kind.isBandwidth() && kind.verb().latencyExtraKeyExchange()) {
             channel.exchangeKeys(qp0, "initial key exchange");
         }
         return exchangeAll(ours, "QP key exchange");
@@ -172,10 +176,16 @@ public final class PerftestHandshake implements AutoCloseable {
         channel.barrier(qp0);
     }
 
-    /** Before each message size: bidirectional bandwidth tests sync both sides; otherwise nothing. */
+    /**
+     * Before each message size: bidirectional bandwidth tests sync both sides, and so do send tests (perftest
+     * posts its receives first: the sync keeps the sender from sending before they are posted); otherwise
+     * nothing.
+     */
     public void beforeMeasurement() throws IOException {
         requireStep(Step.READY);
-        if (kind.isBandwidth() && bidirectional) {
+        if (kind.verb().usesReceives()) {
+            channel.exchangeKeys(qp0, "sync after posting the receives");
+        } else if (kind.isBandwidth() && bidirectional) {
             channel.exchangeKeys(qp0, "sync before measuring");
         }
     }
@@ -187,6 +197,13 @@ public final class PerftestHandshake implements AutoCloseable {
      */
     public BwReport afterMeasurement(BwReport ours) throws IOException {
         requireStep(Step.READY);
+        if (kind.isBandwidth() && kind.verb().usesReceives()) {
+            // ib_send_bw: each end measured and reports on its own; with -a both sync after each size
+            if (allSizes) {
+                channel.exchangeKeys(qp0, "sync after measuring");
+            }
+            return null;
+        }
         if (!kind.isBandwidth() || !bidirectional) {
             return null;
         }
@@ -212,6 +229,13 @@ public final class PerftestHandshake implements AutoCloseable {
         requireStep(Step.READY);
         step = Step.FINISHED;
         try {
+            if (kind.verb().usesReceives()) {
+                // ib_send_bw and ib_send_lat: both ends measured; only the closing exchange is left (the
+                // earlier end waits in it for up to peerWait while the other finishes)
+                channel.setReadTimeout(peerWait);
+                channel.closeHandshake(qp0);
+                return null;
+            }
             if (!kind.isBandwidth()) {
                 if (!kind.verb().latencyIsPingPong()) {
                     // ib_read_lat: the server waits in perftest's closing exchange until the client's reads are done

@@ -58,6 +58,17 @@ class ServeRequestTest {
     }
 
     @Test
+    void aSendRequestCarriesItsRxDepthToTheServer() {
+        TestOptions client = TestOptions.builder(TestKind.SEND_BW).rxDepth(64).serverHost("h").build();
+        TestOptions served = ServeRequest.apply(ServeRequest.fields(client, null), SERVER).build();
+        assertEquals(TestKind.SEND_BW, served.kind());
+        assertEquals(64, served.rxDepth());
+        TestOptions defaults = ServeRequest.apply(ServeRequest.fields(TestOptions.builder(TestKind.SEND_LAT)
+                .serverHost("h").build(), null), SERVER).build();
+        assertEquals(512, defaults.rxDepth());
+    }
+
+    @Test
     void aBrokenOrHostileRequestIsRefusedNamingTheField() {
         Map<String, String> fields = new LinkedHashMap<>(ServeRequest.fields(
                 TestOptions.builder(TestKind.WRITE_BW).serverHost("h").build(), null));
@@ -74,9 +85,9 @@ class ServeRequestTest {
         assertTrue(e.getMessage().contains("serve.kind"), e.getMessage());
 
         Map<String, String> badKind = new LinkedHashMap<>(fields);
-        badKind.put("serve.kind", "SEND_BW");
+        badKind.put("serve.kind", "ATOMIC_BW");
         e = assertThrows(OptionsException.class, () -> ServeRequest.apply(badKind, SERVER));
-        assertTrue(e.getMessage().contains("SEND_BW"), e.getMessage());
+        assertTrue(e.getMessage().contains("ATOMIC_BW"), e.getMessage());
     }
 
     @Test

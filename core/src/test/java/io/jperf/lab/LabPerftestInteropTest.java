@@ -31,8 +31,8 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * The interop matrix on real rxe devices: jperf against itself, Debian's perftest 6.06 and upstream
- * perftest 6.28 and 6.29, as server and as client, write-bw and write-lat, over TCP and with
- * {@code -R}, plus {@code -a}, {@code -q 2}, {@code -b}, {@code --bind_source_ip} and {@code -T} rows, and
+ * perftest 6.28 and 6.29, as server and as client, write-bw and write-lat (read and send kinds against
+ * jperf, 6.06 and 6.29), over TCP and with {@code -R}, plus {@code -a}, {@code -q 2}, {@code -b}, {@code --bind_source_ip} and {@code -T} rows, and
  * the pairs whose modes differ, which both ends must name within seconds. jperf runs in this JVM; perftest
  * runs as a process. Every cell asserts both ends' exit and a sane result; the table is printed at the end
  * and written to {@code $LAB_RESULTS/interop-matrix.txt}. Upstream perftest comes from {@code $LAB_PERFTEST}
@@ -162,7 +162,24 @@ class LabPerftestInteropTest {
                 }
             }
         }
-        return cells.stream().map(c -> DynamicTest.dynamicTest(c.name(), () -> run(c)));
+        for (TestKind kind : List.of(TestKind.SEND_BW, TestKind.SEND_LAT)) {
+            for (boolean cm : List.of(false, true)) {
+                cells.add(new Cell(kind, Peer.JPERF, Peer.JPERF, cm, cm, List.of(), false));
+                for (Peer p : List.of(Peer.P606, Peer.P629)) {
+                    cells.add(new Cell(kind, Peer.JPERF, p, cm, cm, List.of(), false));
+                    cells.add(new Cell(kind, p, Peer.JPERF, cm, cm, List.of(), false));
+                }
+            }
+        }
+        for (Peer p : List.of(Peer.P606, Peer.P629)) {
+            cells.add(new Cell(TestKind.SEND_BW, p, Peer.JPERF, false, false, List.of("-a"), false));
+            cells.add(new Cell(TestKind.SEND_BW, Peer.JPERF, p, true, true, List.of("-q", "2"), false));
+        }
+        // -Djperf.lab.interop.kinds=send-bw,send-lat runs only those kinds' cells (all by default)
+        String only = System.getProperty("jperf.lab.interop.kinds", "");
+        List<String> kinds = only.isBlank() ? List.of() : List.of(only.split(","));
+        return cells.stream().filter(c -> kinds.isEmpty() || kinds.contains(c.kind().commandName()))
+                .map(c -> DynamicTest.dynamicTest(c.name(), () -> run(c)));
     }
 
     private void run(Cell cell) throws Exception {
@@ -215,7 +232,7 @@ class LabPerftestInteropTest {
         }
         String out = output(perftestServer);
         assertEquals(0, exit(perftestServer), cell.server().label + " server exit status:\n" + out);
-        if (cell.kind() == TestKind.WRITE_LAT || cell.extra().contains("-b")) {
+        if (cell.kind() == TestKind.WRITE_LAT || cell.kind().verb().usesReceives() || cell.extra().contains("-b")) {
             assertTrue(RESULT_LINE.matcher(out).find(), "perftest server printed no result line:\n" + out);
         }
         return clientSays;
@@ -280,6 +297,12 @@ class LabPerftestInteropTest {
                 assertEquals(23, r.bandwidth().size(), "-a runs 2 B .. 8 MiB");
             }
             var first = r.bandwidth().getFirst();
+            if (!client && cell.kind() == TestKind.SEND_BW && !cell.extra().contains("-a")) {
+                // the ib_send_bw server measured what it received: every message of every QP
+                List<String> x = cell.extra();
+                int qps = x.contains("-q") ? Integer.parseInt(x.get(x.indexOf("-q") + 1)) : 1;
+                assertEquals((long) ITERS * qps, first.iterations(), "messages received by the server");
+            }
             return String.format(Locale.ROOT, "%d B x %d: %.1f MiB/s, peer %s", first.sizeBytes(), first.iterations(),
                     first.average(), r.peerVersion());
         }

@@ -2,6 +2,7 @@ package io.jperf.lab;
 
 import io.jperf.datapath.CompletionBatch;
 import io.jperf.datapath.CompletionStatus;
+import io.jperf.datapath.ReceiveRequestList;
 import io.jperf.datapath.WorkRequestList;
 import io.jperf.verbs.Access;
 import io.jperf.verbs.AddressVector;
@@ -39,7 +40,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * One RDMA WRITE from rxe0 to rxe1 through the resource model: both QPs to RTS against each
  * other, the bytes land in the peer's memory, and closing leaves no verbs object behind; and one
- * RDMA READ the other way: the peer's bytes land in the reader's memory.
+ * RDMA READ the other way: the peer's bytes land in the reader's memory; and SENDs into a receive list:
+ * each message lands in the receiver's posted buffer and its completion names the receive entry.
  */
 @Tag("lab")
 class LabRdmaWriteTest {
@@ -56,7 +58,7 @@ class LabRdmaWriteTest {
             ProtectionDomain pd = ctx.allocateProtectionDomain();
             MemoryRegion mr = pd.allocateAndRegister(SIZE, 4096, REMOTE);
             CompletionQueue cq = ctx.createCompletionQueue(16, null);
-            QueuePair qp = pd.createQueuePair(QpType.RC, cq, cq, new QpCapabilities(16, 1, 1, 1, 0));
+            QueuePair qp = pd.createQueuePair(QpType.RC, cq, cq, new QpCapabilities(16, 4, 1, 1, 0));
             qp.modifyToInit(1, REMOTE);
             return new Side(ctx, port, gid, mr, cq, qp, psn);
         }
@@ -147,5 +149,60 @@ class LabRdmaWriteTest {
             reader.ctx().close();
             owner.ctx().close();
         }
+    }
+
+    @Test
+    void sendsLandInTheReceiversPostedBuffersOneReceivePerMessage() throws Exception {
+        Side sender = Side.open("rxe0", 0x5555);
+        Side receiver = Side.open("rxe1", 0x6666);
+        try (Arena arena = Arena.ofConfined()) {
+            sender.connectTo(receiver);
+            receiver.connectTo(sender);
+            receiver.mr().memory().fill((byte) 0);
+            ReceiveRequestList receives = new ReceiveRequestList(arena, 0, 2, receiver.mr().address(), SIZE,
+                    receiver.mr().lkey());
+            assertEquals(0, receives.postAll(receiver.qp().postRecvFunction(), receiver.qp().handle().address()),
+                    "post_recv");
+            WorkRequestList send = new WorkRequestList(arena, WorkRequestList.Opcode.SEND, 1, sender.mr().address(),
+                    SIZE, sender.mr().lkey(), 0, 0, false);
+            send.setSignaled(0, true);
+            CompletionBatch sendWc = new CompletionBatch(arena, 4);
+            CompletionBatch recvWc = new CompletionBatch(arena, 4);
+            for (int message = 0; message < 3; message++) {
+                byte[] pattern = new byte[SIZE];
+                for (int i = 0; i < SIZE; i++) {
+                    pattern[i] = (byte) (i * 17 + 3 + message);
+                }
+                MemorySegment.copy(pattern, 0, sender.mr().memory(), ValueLayout.JAVA_BYTE, 0, SIZE);
+                send.setWrId(0, 100 + message);
+                assertEquals(0, send.post(sender.qp().postSendFunction(), sender.qp().handle()), "post_send");
+                assertEquals(1, pollOne(recvWc, receiver), "the receive completed within 10 s");
+                assertEquals(0, recvWc.status(0), () -> CompletionStatus.describe(recvWc.status(0)));
+                long wrId = recvWc.wrId(0);
+                assertTrue(ReceiveRequestList.isReceive(wrId), "a receive's wr_id: " + Long.toHexString(wrId));
+                assertEquals(message % 2, ReceiveRequestList.entry(wrId), "the receives are consumed in order");
+                assertEquals(SIZE, recvWc.byteLength(0));
+                assertEquals(io.jperf.ffi.generated.rdma_h.IBV_WC_RECV(), recvWc.opcode(0));
+                assertArrayEquals(pattern, receiver.mr().memory().toArray(ValueLayout.JAVA_BYTE),
+                        "message " + message + " is in rxe1's posted buffer");
+                assertEquals(0, receives.post(receiver.qp().postRecvFunction(), receiver.qp().handle().address(),
+                        ReceiveRequestList.entry(wrId)), "the consumed receive is posted again");
+                assertEquals(1, pollOne(sendWc, sender), "the send completed within 10 s");
+                assertEquals(0, sendWc.status(0), () -> CompletionStatus.describe(sendWc.status(0)));
+                assertEquals(100 + message, sendWc.wrId(0));
+            }
+        } finally {
+            sender.ctx().close();
+            receiver.ctx().close();
+        }
+    }
+
+    private static int pollOne(CompletionBatch wc, Side side) {
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        int n = 0;
+        while (n == 0 && System.nanoTime() < deadline) {
+            n = wc.poll(side.cq().pollFunction(), side.cq().handle());
+        }
+        return n;
     }
 }

@@ -24,7 +24,9 @@ class TestKindTest {
         assertEquals(Optional.of(TestKind.READ_BW), TestKind.byName("read_bw"));
         assertEquals(Optional.of(TestKind.READ_LAT), TestKind.byName("ib_read_lat"));
         assertEquals(Optional.of(TestKind.WRITE_LAT), TestKind.byName(" IB-WRITE-LAT "));
-        assertEquals(Optional.empty(), TestKind.byName("send-bw"), "not a kind yet");
+        assertEquals(Optional.of(TestKind.SEND_BW), TestKind.byName("ib_send_bw"));
+        assertEquals(Optional.of(TestKind.SEND_LAT), TestKind.byName("send-lat"));
+        assertEquals(Optional.empty(), TestKind.byName("atomic-bw"), "not a kind yet");
     }
 
     @Test
@@ -64,5 +66,63 @@ class TestKindTest {
         TestOptions read = TestOptions.builder(TestKind.READ_BW).build();
         TestOptions write = TestOptions.builder(TestKind.WRITE_BW).build();
         assertEquals(java.util.List.of("test: local ib_read_bw, remote ib_write_bw"), read.symmetricMismatches(write));
+    }
+
+    @Test
+    void sendReceivesStartsItsPingPongFromTheClientAndHasPerftestsDefaults() {
+        Verb send = Verb.SEND;
+        assertTrue(send.usesReceives() && send.clientStartsPingPong() && send.latencyIsPingPong());
+        assertFalse(send.latencyExtraKeyExchange(), "ib_send_lat sends no extra QP0 key message");
+        assertTrue(Verb.WRITE.latencyExtraKeyExchange() && Verb.READ.latencyExtraKeyExchange());
+        assertFalse(Verb.WRITE.usesReceives() || Verb.READ.usesReceives() || Verb.WRITE.clientStartsPingPong());
+        assertTrue(send.inlineAllowed());
+        assertFalse(send.usesOutstandingReads());
+        assertEquals(0, send.perftestCode());
+        assertEquals(2, Verb.WRITE.perftestCode());
+        assertEquals(4, Verb.READ.perftestCode());
+        assertEquals(236, send.knownNicLatencyInline());
+        assertEquals(220, Verb.WRITE.knownNicLatencyInline());
+        TestOptions bw = TestOptions.builder(TestKind.SEND_BW).build();
+        assertEquals(65536, bw.size());
+        assertEquals(1000, bw.iterations(), "ib_send_bw's default is 1000, not write_bw's 5000");
+        assertEquals(128, bw.txDepth());
+        assertEquals(512, bw.rxDepth());
+        assertEquals(0, bw.inlineSize());
+        TestOptions lat = TestOptions.builder(TestKind.SEND_LAT).build();
+        assertEquals(2, lat.size());
+        assertEquals(512, lat.rxDepth());
+        assertEquals(236, lat.inlineSize());
+        assertEquals(0, TestOptions.builder(TestKind.WRITE_BW).build().rxDepth(), "no receive queue for write");
+    }
+
+    @Test
+    void rxDepthIsCappedAtTheIterationsAndMadeEvenAsPerftestDoes() {
+        assertEquals(200, TestOptions.builder(TestKind.SEND_BW).iterations(200).build().rxDepth());
+        assertEquals(8, TestOptions.builder(TestKind.SEND_BW).rxDepth(7).build().rxDepth(), "odd depths grow by one");
+        assertEquals(7, TestOptions.builder(TestKind.SEND_BW).rxDepth(7).allSizes(true).build().rxDepth(),
+                "perftest's even-up applies to single-size runs only");
+        assertEquals(1024, TestOptions.builder(TestKind.SEND_LAT).rxDepth(1024).durationSeconds(5).build().rxDepth(),
+                "-D does not cap");
+        assertEquals(64, TestOptions.builder(TestKind.SEND_BW).rxDepth(64).build().toBuilder().build().rxDepth(),
+                "toBuilder keeps -r");
+    }
+
+    @Test
+    void sendChecksNameTheFlagAndTheProgram() {
+        OptionsException rx = assertThrows(OptionsException.class,
+                () -> TestOptions.builder(TestKind.WRITE_BW).rxDepth(64).build());
+        assertTrue(rx.getMessage().startsWith("-r/--rx-depth") && rx.getMessage().contains("ib_write_bw"),
+                rx.getMessage());
+        OptionsException range = assertThrows(OptionsException.class,
+                () -> TestOptions.builder(TestKind.SEND_BW).rxDepth(0).build());
+        assertTrue(range.getMessage().startsWith("-r/--rx-depth: must be between 1 and 16384"), range.getMessage());
+        OptionsException uc = assertThrows(OptionsException.class,
+                () -> TestOptions.builder(TestKind.SEND_BW).connection(Connection.UC).build());
+        assertTrue(uc.getMessage().contains("ib_send_bw over RC only"), uc.getMessage());
+        OptionsException bidi = assertThrows(OptionsException.class,
+                () -> TestOptions.builder(TestKind.SEND_BW).bidirectional(true).build());
+        assertTrue(bidi.getMessage().startsWith("-b/--bidirectional") && bidi.getMessage().contains("not implemented"),
+                bidi.getMessage());
+        assertEquals(64, TestOptions.builder(TestKind.SEND_LAT).inlineSize(64).build().inlineSize(), "SEND may be inline");
     }
 }

@@ -70,6 +70,22 @@ class JperfResultSchemaTest {
     }
 
     @Test
+    void sendResultsMatchTheSchemaWithTheirRxDepth() {
+        for (io.jperf.options.TestKind kind : List.of(io.jperf.options.TestKind.SEND_LAT,
+                io.jperf.options.TestKind.SEND_BW)) {
+            PerfTestResult w = results(kind.isBandwidth() ? SweepFixtures.bwCollapsed() : SweepFixtures.lat()).getFirst();
+            io.jperf.options.TestOptions o = io.jperf.options.TestOptions.builder(kind).rxDepth(64)
+                    .serverHost("10.20.0.1").device(w.options().device()).build();
+            PerfTestResult r = new PerfTestResult(o, w.header(), w.local(), w.remote(), w.peerVersion(), w.bandwidth(),
+                    w.latency(), w.path(), w.rdmaCm(), w.warnings());
+            String json = r.toJson(RUN);
+            assertTrue(json.contains("\"" + kind.perftestName() + "\"") && json.contains("\"rx_depth\": 64"), json);
+            assertEquals(List.of(), schema.validate(json, InputFormat.JSON).stream().map(Error::toString).toList(),
+                    json);
+        }
+    }
+
+    @Test
     void theSchemaRefusesWhatItDoesNotDescribe() {
         PerfTestResult r = results(SweepFixtures.lat()).getFirst();
         String json = r.toJson(RUN);

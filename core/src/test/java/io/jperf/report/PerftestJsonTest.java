@@ -142,4 +142,21 @@ class PerftestJsonTest {
         assertEquals("RDMA_Read_Latency_Test", section(json, "test_info").get("test"));
         assertEquals(Map.of(), section(json, "results"));
     }
+
+    @Test
+    void sendTestsAreNamedSendAndTheReceivingEndShowsItsRxDepth() {
+        TestOptions server = TestOptions.builder(TestKind.SEND_BW).build();
+        TestHeader sh = TestHeader.of(server, "rxe0", 1024, LinkType.ETHERNET, 1, 0, "ON", true);
+        Map<String, Object> info = section(PerftestJson.of(server, sh, List.of(BW_64K), List.of()), "test_info");
+        assertEquals("Send_BW_Test", info.get("test"));
+        assertEquals(512L, ((Number) info.get("RX_depth")).longValue());
+        assertEquals(0L, ((Number) info.get("Max_inline_data")).longValue());
+        TestOptions client = TestOptions.builder(TestKind.SEND_BW).serverHost("h").build();
+        TestHeader ch = TestHeader.of(client, "rxe0", 1024, LinkType.ETHERNET, 1, 0, "ON", true);
+        assertEquals(null, section(PerftestJson.of(client, ch, List.of(BW_64K), List.of()), "test_info")
+                .get("RX_depth"), "perftest prints the RX depth on the receiving end only");
+        TestOptions lat = TestOptions.builder(TestKind.SEND_LAT).serverHost("h").build();
+        assertEquals("Send_Latency_Test", PerftestJson.testName(TestHeader.of(lat, "rxe0", 1024, LinkType.ETHERNET,
+                1, 0, "ON", true)));
+    }
 }

@@ -163,6 +163,33 @@ class PerftestTextReportTest {
     }
 
     @Test
+    void sendServerHeaderIsPerftestsWithItsRxDepth() {
+        TestOptions o = TestOptions.builder(TestKind.SEND_BW).iterations(200).build();
+        TestHeader h = TestHeader.of(o, "rxe0", 1024, LinkType.ETHERNET, 1, 0, "OFF", false);
+        assertEquals(DASHES
+                + "                    Send BW Test\n"
+                + " Dual-port       : OFF\t\tDevice         : rxe0\n"
+                + " Number of qps   : 1\t\tTransport type : IB\n"
+                + " Connection type : RC\t\tUsing SRQ      : OFF\n"
+                + " PCIe relax order: OFF\n"
+                + " ibv_wr* API     : OFF\n"
+                + " RX depth        : 200\n"
+                + " CQ Moderation   : 1\n"
+                + " Mtu             : 1024[B]\n"
+                + " Link type       : Ethernet\n"
+                + " GID index       : 1\n"
+                + " Max inline data : 0[B]\n"
+                + " rdma_cm QPs\t : OFF\n"
+                + " Data ex. method : Ethernet\n"
+                + DASHES, report.header(h));
+        TestHeader client = TestHeader.of(TestOptions.builder(TestKind.SEND_LAT).serverHost("h").build(), "rxe0", 1024,
+                LinkType.ETHERNET, 1, 236, "OFF", false);
+        String text = report.header(client);
+        assertTrue(text.contains("                    Send Latency Test\n") && text.contains(" TX depth        : 1\n")
+                && !text.contains("RX depth"), text);
+    }
+
+    @Test
     void rdmaCmServerBidirectionalPostListHeader() {
         TestOptions o = TestOptions.builder(TestKind.WRITE_BW).bidirectional(true).postList(4).rdmaCm(true)
                 .tos(96).connection(Connection.RC).build();

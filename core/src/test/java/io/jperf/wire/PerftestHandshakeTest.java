@@ -193,6 +193,84 @@ class PerftestHandshakeTest {
         }
     }
 
+    @Test
+    void sendBandwidthSyncsAroundEverySizeAndExchangesNoReports() throws Exception {
+        List<KeyMessage> serverKeys = List.of(key(0x30));
+        List<KeyMessage> clientKeys = List.of(key(0x40));
+        int[] sizes = new int[1];
+        Side side = h -> {
+            boolean server = h.channel().role() == Role.SERVER;
+            List<KeyMessage> mine = server ? serverKeys : clientKeys;
+            var p = h.preamble(4096, 64, 5);
+            var k = h.exchangeQpKeys(mine);
+            var c = h.confirmQpKeys(mine);
+            h.barrier();
+            for (long size = 2; size <= 8; size *= 2) {
+                h.beforeMeasurement();
+                assertNull(h.afterMeasurement(new BwReport(size, 1000, 0, server ? 1 : 2, 0)), "each end reports its own");
+                if (server) {
+                    sizes[0]++;
+                }
+            }
+            return new Outcome(p, k, c, null, h.finish(server ? null : new BwReport(8, 1000, 0, 2, 0), TIMEOUT));
+        };
+        Outcome[] o = runBoth(TestOptions.builder(TestKind.SEND_BW).allSizes(true).iterations(1000),
+                TestOptions.builder(TestKind.SEND_BW).allSizes(true).iterations(1000), side, side);
+        assertEquals(clientKeys, o[0].keys());
+        assertEquals(serverKeys, o[1].confirmed());
+        assertNull(o[0].atFinish(), "no end-of-test report exchange: the ib_send_bw server measured on its own");
+        assertNull(o[1].atFinish());
+        assertEquals(3, sizes[0]);
+    }
+
+    /**
+     * The bytes a send-lat client puts on the wire, in ib_send_lat's order: no extra QP0 message before the
+     * keys, a sync after the receives are posted, the closing exchange and "done".
+     */
+    @Test
+    void sendLatencyClientWireBytesMatchPerftestsSequence() throws Exception {
+        KeyMessage mine = new KeyMessage(0, 0, 0x12, 0x34, 0x56, 0x78, 0, null);
+        try (ServerSocket ss = new ServerSocket(0, 1, LOOPBACK)) {
+            Future<byte[]> recorded = pool.submit(() -> {
+                try (Socket s = ss.accept()) {
+                    InputStream in = s.getInputStream();
+                    ByteArrayOutputStream seen = new ByteArrayOutputStream();
+                    int[] sizes = {16, 4, 4, 2, 59, 59, 59, 59, 59, 5};
+                    byte[][] replies = {pad("6.06"), {0, 0, 16, 0}, {0, 0, 0, 64}, {'5', 0}};
+                    for (int i = 0; i < sizes.length; i++) {
+                        byte[] b = in.readNBytes(sizes[i]);
+                        seen.write(b);
+                        if (sizes[i] != 5) {
+                            s.getOutputStream().write(i < replies.length ? replies[i] : mine.encode());
+                        }
+                    }
+                    assertEquals(-1, in.read(), "nothing after the closing exchange");
+                    return seen.toByteArray();
+                }
+            });
+            TestOptions client = TestOptions.builder(TestKind.SEND_LAT).serverHost("127.0.0.1")
+                    .port(ss.getLocalPort()).build();
+            PerftestHandshake h = new PerftestHandshake(
+                    ControlChannel.connect("127.0.0.1", ss.getLocalPort(), null, TIMEOUT), client);
+            h.preamble(4096, 64, 5);
+            h.exchangeQpKeys(List.of(mine));
+            h.confirmQpKeys(List.of(mine));
+            h.barrier();
+            h.beforeMeasurement();
+            assertNull(h.afterMeasurement(null));
+            h.finish(null, TIMEOUT);
+            ByteArrayOutputStream expected = new ByteArrayOutputStream();
+            expected.write(pad("6.06 jperf"));
+            expected.write(new byte[] {0, 0, 16, 0, 0, 0, 0, 64, '5', 0});
+            for (int i = 0; i < 5; i++) {
+                expected.write(mine.encode());
+            }
+            expected.write("done\0".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            assertEquals(new String(expected.toByteArray(), java.nio.charset.StandardCharsets.ISO_8859_1),
+                    new String(recorded.get(5, TimeUnit.SECONDS), java.nio.charset.StandardCharsets.ISO_8859_1));
+        }
+    }
+
     private static byte[] pad(String v) {
         return java.nio.ByteBuffer.allocate(16).put(v.getBytes(java.nio.charset.StandardCharsets.US_ASCII)).array();
     }

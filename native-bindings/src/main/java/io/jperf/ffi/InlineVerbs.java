@@ -77,6 +77,9 @@ public final class InlineVerbs {
      */
     private static final MethodHandle POST_SEND_RAW = LINKER.downcallHandle(FunctionDescriptor.of(
             ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG), CRITICAL);
+    /** {@code post_recv} with raw addresses, as {@link #POST_SEND_RAW}. */
+    private static final MethodHandle POST_RECV_RAW = LINKER.downcallHandle(FunctionDescriptor.of(
+            ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG), CRITICAL);
     private static final MethodHandle POLL_CQ_RAW = LINKER.downcallHandle(FunctionDescriptor.of(
             ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG), CRITICAL);
     /** {@code int (*req_notify_cq)(struct ibv_cq *, int)}. */
@@ -145,6 +148,21 @@ public final class InlineVerbs {
             throw e;
         } catch (Throwable t) {
             throw new AssertionError("post_send", t);
+        }
+    }
+
+    /**
+     * {@link #postRecv} for the data path, with raw addresses: the caller guarantees that the QP,
+     * the receive work requests and {@code badWr} stay allocated for the call, and the receive
+     * buffers until the request completes.
+     */
+    public static int postRecvRaw(MemorySegment fn, long qp, long wr, long badWr) {
+        try {
+            return (int) POST_RECV_RAW.invokeExact(fn, qp, wr, badWr);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new AssertionError("post_recv", t);
         }
     }
 
