@@ -58,11 +58,14 @@ final class PerfTestCommand {
             }
         };
         boolean longRun = options.allSizes() || options.isDuration();
-        listener = new ProgressIndicator(listener, err, longRun && System.console() != null);
-        PerfTest test = common.run.applyTo(PerfTest.of(options).listener(listener))
-                .timeout(common.timeoutSeconds != null ? Duration.ofSeconds(common.timeoutSeconds)
-                        : PerfTest.DEFAULT_TIMEOUT);
-        PerfTestResult result = options.loopback() ? test.runLoopback(common.peerDevice) : test.run();
+        PerfTestResult result;
+        try (ProgressIndicator progress = new ProgressIndicator(listener, err,
+                longRun && ProgressIndicator.onTerminal(), options.durationSeconds(), System::nanoTime).start()) {
+            PerfTest test = common.run.applyTo(PerfTest.of(options).listener(progress))
+                    .timeout(common.timeoutSeconds != null ? Duration.ofSeconds(common.timeoutSeconds)
+                            : PerfTest.DEFAULT_TIMEOUT);
+            result = options.loopback() ? test.runLoopback(common.peerDevice) : test.run();
+        }
         if (printer != null) {
             printer.finish();
         }
