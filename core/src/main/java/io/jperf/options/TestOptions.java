@@ -51,6 +51,9 @@ import java.util.Objects;
  * @param loopback run both ends in this process
  * @param outstandingReads {@code -o}: outstanding RDMA READs per QP (read tests); 0 means the device's
  *     {@code max_qp_rd_atom}, as perftest
+ * @param noPeak {@code -N}: do not measure the peak bandwidth (bandwidth tests)
+ * @param margin {@code -f}: the {@code -D} warm-up and cool-down margin in seconds; -1 (perftest's default)
+ *     means a quarter of the duration
  */
 public record TestOptions(
         TestKind kind,
@@ -86,7 +89,9 @@ public record TestOptions(
         Path hlogFile,
         String bindSourceIp,
         boolean loopback,
-        int outstandingReads) {
+        int outstandingReads,
+        boolean noPeak,
+        int margin) {
 
     /** perftest's default control port. */
     public static final int DEFAULT_PORT = 18515;
@@ -122,6 +127,15 @@ public record TestOptions(
                 inlineSize, mtu, gidIndex, serviceLevel, trafficClass, qpTimeout, rdmaCm, tos,
                 outputMode, json, jsonFile, bindSourceIp, loopback);
         OptionsValidator.validateVerb(kind, inlineSize, inlineSizeExplicit, outstandingReads);
+        if (margin != -1) {
+            if (durationSeconds == 0) {
+                throw new OptionsException("-f/--margin applies to -D/--duration runs only");
+            }
+            if (margin < 0 || durationSeconds <= 2L * margin) {
+                throw new OptionsException("-f/--margin must be 0 or more and less than half of -D (" + durationSeconds
+                        + " s), got " + margin);
+            }
+        }
     }
 
     /** A builder with every value at perftest's default for {@code kind}. */
@@ -138,7 +152,7 @@ public record TestOptions(
                 .gidIndex(gidIndex).serviceLevel(serviceLevel).trafficClass(trafficClass)
                 .qpTimeout(qpTimeout).rdmaCm(rdmaCm).tos(tos).reportGbits(reportGbits)
                 .outputMode(outputMode).csvFile(csvFile).hlogFile(hlogFile).bindSourceIp(bindSourceIp)
-                .loopback(loopback).outstandingReads(outstandingReads);
+                .loopback(loopback).outstandingReads(outstandingReads).noPeak(noPeak).margin(margin);
         b.txDepth = txDepth;
         if (cqModerationExplicit) {
             b.cqModeration(cqModeration);
@@ -186,12 +200,15 @@ public record TestOptions(
      * (the peak column then prints 0). Always false for latency tests.
      */
     public boolean peakEnabled() {
-        return kind.isBandwidth() && !isDuration() && iterations <= PEAK_ITERATION_LIMIT;
+        return kind.isBandwidth() && !isDuration() && iterations <= PEAK_ITERATION_LIMIT && !noPeak;
     }
 
-    /** perftest's {@code -D} warm-up and cool-down margin: a quarter of the duration, in whole seconds. */
+    /**
+     * perftest's {@code -D} warm-up and cool-down margin in whole seconds: {@code -f}, else a quarter of the
+     * duration.
+     */
     public int marginSeconds() {
-        return durationSeconds / 4;
+        return margin >= 0 ? margin : durationSeconds / 4;
     }
 
     /**
@@ -280,6 +297,8 @@ public record TestOptions(
         private String bindSourceIp;
         private boolean loopback;
         private int outstandingReads;
+        private boolean noPeak;
+        private int margin = -1;
 
         private Builder(TestKind kind) {
             this.kind = Objects.requireNonNull(kind, "kind");
@@ -461,6 +480,18 @@ public record TestOptions(
             return this;
         }
 
+        /** {@code -N}: no peak bandwidth (the peak column prints 0, as perftest's). */
+        public Builder noPeak(boolean v) {
+            noPeak = v;
+            return this;
+        }
+
+        /** {@code -f}: the {@code -D} margin in seconds; -1 (the default) means a quarter of the duration. */
+        public Builder margin(int v) {
+            margin = v;
+            return this;
+        }
+
         /**
          * Applies defaults and perftest's derived values, then validates.
          *
@@ -494,7 +525,7 @@ public record TestOptions(
                     effIters, durationSeconds, numQps, bidirectional, effTx, postList, effCq, cqExplicit,
                     effInline, inlineExplicit, mtu, gidIndex, serviceLevel, trafficClass, qpTimeout, rdmaCm,
                     tos, reportGbits, outputMode, jsonFile != null, jsonFile, csvFile, hlogFile, bindSourceIp,
-                    loopback, outstandingReads);
+                    loopback, outstandingReads, noPeak, margin);
         }
     }
 }
