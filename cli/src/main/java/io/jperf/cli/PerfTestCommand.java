@@ -59,6 +59,11 @@ final class PerfTestCommand {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         RunInfo run = CommandRunInfo.of(spec);
+        String filesNote = serverFilesNote(options, common.jperfJson);
+        if (filesNote != null) {
+            err.println("jperf: warning: " + filesNote);
+            err.flush();
+        }
         PerftestPrinter printer = common.json ? null : new PerftestPrinter(options, run, out, err);
         TestListener listener = printer != null ? printer : new TestListener() {
             @Override
@@ -92,6 +97,27 @@ final class PerfTestCommand {
         return ExitCodes.OK;
     }
 
+    /**
+     * What the files of an {@code -a} server hold when it cannot hold every size: a unidirectional bandwidth
+     * server measures nothing and hears, as perftest's, only the client's report of the last size at the end
+     * (ib_write_bw's server prints that one line too). Latency servers and {@code -b} measure every size and
+     * write every size (perftest's {@code --out_json} the last, as perftest rewrites it per size).
+     *
+     * @return the warning, or null when the files hold every size or none was asked for
+     */
+    static String serverFilesNote(TestOptions options, Path jperfJson) {
+        boolean files = options.csvFile() != null || jperfJson != null;
+        if (!files || !options.allSizes() || !options.isServer() || options.loopback()
+                || !options.kind().isBandwidth() || options.bidirectional()) {
+            return null;
+        }
+        return "a " + options.kind().commandName() + " server without -b hears only the client's last size at the"
+                + " end (perftest's protocol; ib_" + options.kind().commandName().replace('-', '_') + "'s server"
+                + " prints that one too), so " + (options.csvFile() != null && jperfJson != null ? "--csv and"
+                + " --jperf-json hold" : options.csvFile() != null ? "--csv holds" : "--jperf-json holds")
+                + " that one size; the client's files hold every size of -a";
+    }
+
     /** perftest's {@code --pin_cores} (one CPU: jperf's {@code --cpu}) and {@code --perform_warm_up}. */
     static void applyPerftestAliases(TestOptionsMixin common) {
         if (common.pinCores != null) {
@@ -116,13 +142,14 @@ final class PerfTestCommand {
     /**
      * perftest's {@code -w}/{@code -y} verdict: met when some size's average bandwidth (in the report's unit)
      * or message rate reaches the limit, as perftest ORs it over the sizes. Checked where perftest checks it:
-     * on the client and on both ends of {@code -b}, not on a unidirectional server.
+     * on the client (also the client of {@code --loopback}) and on both ends of {@code -b}, not on a
+     * unidirectional server.
      *
      * @return the one line saying which limit was missed, or null when every limit given was met
      */
     static String belowLimits(TestOptions options, List<BandwidthResult> results, Double limitBw, Double limitMsgRate) {
-        if ((limitBw == null && limitMsgRate == null) || (options.isServer() && !options.bidirectional())
-                || results.isEmpty()) {
+        boolean unidirectionalServer = options.isServer() && !options.loopback() && !options.bidirectional();
+        if ((limitBw == null && limitMsgRate == null) || unidirectionalServer || results.isEmpty()) {
             return null;
         }
         double bestBw = results.stream().mapToDouble(BandwidthResult::average).max().orElse(0);
