@@ -25,6 +25,18 @@ final class BwFlags {
     @Option(names = "--report_gbits", description = "Report Gb/s (10^9 bit) instead of MiB/s.")
     boolean reportGbits;
 
+    @Option(names = {"-N", "--noPeak"}, description = "Do not measure the peak bandwidth (its column prints 0).")
+    boolean noPeak;
+
+    @Option(names = {"-w", "--limit_bw"}, paramLabel = "BW", description = "Fail (exit 1) unless the average"
+            + " bandwidth of some size reaches BW, in the report's unit (MiB/s, or Gb/s with --report_gbits); checked"
+            + " by the client and by both ends with -b.")
+    Double limitBw;
+
+    @Option(names = {"-y", "--limit_msgrate"}, paramLabel = "MPPS", description = "Fail (exit 1) unless the message"
+            + " rate of some size reaches MPPS (Mpps); checked like -w.")
+    Double limitMsgRate;
+
     void applyTo(TestOptions.Builder b) {
         if (numQps != null) {
             b.numQps(numQps);
@@ -40,5 +52,6 @@ final class BwFlags {
             b.cqModeration(cqModeration);
         }
         b.reportGbits(reportGbits);
+        b.noPeak(noPeak);
     }
 }

@@ -38,6 +38,10 @@ final class FailureHandler implements IExecutionExceptionHandler {
         CommandLine cl = ex.getCommandLine();
         PrintWriter err = cl.getErr();
         err.println("jperf: " + PeerText.multiline(String.valueOf(ex.getMessage())));
+        if (ex instanceof PerftestFlags.Refused) {
+            err.flush();
+            return ExitCodes.USAGE;
+        }
         err.println("Try '" + cl.getCommandSpec().qualifiedName() + " --help' for the options and their ranges.");
         err.flush();
         return ExitCodes.USAGE;

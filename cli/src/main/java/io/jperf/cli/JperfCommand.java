@@ -26,6 +26,8 @@ public final class JperfCommand implements Callable<Integer> {
     /** The subcommands' names, in the order {@code jperf --help} lists them (then {@code help}). */
     static final String[] SUBCOMMANDS = {"devices", "write-bw", "write-lat", "read-bw", "read-lat", "send-bw", "send-lat",
         "serve", "sweep", "doctor", "matrix"};
+    /** The subcommands that stand for a perftest program: they refuse the perftest flags they lack. */
+    static final java.util.List<String> TEST_COMMANDS = java.util.List.of("write-bw", "write-lat", "read-bw", "read-lat", "send-bw", "send-lat");
 
     @Spec
     CommandSpec spec;
@@ -68,6 +70,11 @@ public final class JperfCommand implements Callable<Integer> {
                 cl.addSubcommand(name, newSubcommand(name));
             } else {
                 cl.addSubcommand(name, listedOnly(subcommandType(name)));
+            }
+        }
+        for (String name : TEST_COMMANDS) {
+            if (allFull || name.equals(fullModelOf)) {
+                PerftestFlags.addRefusals(cl.getSubcommands().get(name));
             }
         }
         cl.getSubcommands().values().forEach(Spellings::addAlternates);

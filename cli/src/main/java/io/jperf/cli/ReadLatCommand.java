@@ -11,6 +11,7 @@ import java.util.concurrent.Callable;
 
 /** {@code jperf read-lat}: RDMA READ latency, ib_read_lat's flags, output and wire protocol. */
 @Command(name = "read-lat", mixinStandardHelpOptions = true, sortOptions = false,
+        versionProvider = VersionProvider.class,
         description = "RDMA READ latency (full round trip of one read at a time), like ib_read_lat: same flags,"
             + " numbers and wire protocol, so either end may be perftest. Without HOST this side is the server.")
 final class ReadLatCommand implements Callable<Integer> {

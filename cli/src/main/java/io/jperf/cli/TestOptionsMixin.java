@@ -21,6 +21,22 @@ final class TestOptionsMixin {
     @Mixin
     TestParameterFlags params;
 
+    @Option(names = {"-f", "--margin"}, paramLabel = "SECONDS", description = "With -D: the warm-up and cool-down"
+            + " left out of the measurement at each end (default: a quarter of -D; less than half of -D).")
+    Integer margin;
+
+    @Option(names = "--perform_warm_up", description = "Accepted for perftest compatibility: jperf warms the data"
+            + " path up by default (see --warmup).")
+    boolean performWarmUp;
+
+    @Option(names = "--use_old_post_send", description = "Accepted for perftest compatibility: jperf always posts"
+            + " with ibv_post_send.")
+    boolean useOldPostSend;
+
+    @Option(names = "--pin_cores", paramLabel = "CPU", description = "perftest's CPU affinity, for one CPU: the"
+            + " same as --cpu CPU (a list or range is refused: pin the JVM with taskset -c LIST).")
+    String pinCores;
+
     @Option(names = "--output", paramLabel = "WHAT",
             description = "Print only one number: bandwidth or message_rate (write-bw), latency (write-lat).")
     String output;
@@ -90,6 +106,9 @@ final class TestOptionsMixin {
         b.outstandingReads(outstandingReads);
         if (rxDepth != null) {
             b.rxDepth(rxDepth);
+        }
+        if (margin != null) {
+            b.margin(margin);
         }
         if (bw != null) {
             bw.applyTo(b);

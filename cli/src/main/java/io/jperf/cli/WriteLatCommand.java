@@ -12,6 +12,7 @@ import java.util.concurrent.Callable;
 
 /** {@code jperf write-lat}: RDMA WRITE ping-pong latency, ib_write_lat's flags, output and wire protocol. */
 @Command(name = "write-lat", mixinStandardHelpOptions = true, sortOptions = false,
+        versionProvider = VersionProvider.class,
         description = "RDMA WRITE latency (half round trip), like ib_write_lat: same flags, numbers and wire"
             + " protocol, so either end may be perftest. Without HOST this side is the server.")
 final class WriteLatCommand implements Callable<Integer> {

@@ -106,6 +106,39 @@ class LibraryJarsIT {
         assertTrue(notGranted.contains("--enable-native-access=io.jperf.ffi"), notGranted);
     }
 
+    /**
+     * examples/embedded, built by the reactor against the jars just made: its pom names this version, and its
+     * module runs on the module path with the README's --enable-native-access line, reaching the engine:
+     * without RDMA in the kernel it stops with jperf's NO_RDMA (exit 3), with a device it prints the result.
+     */
+    @Test
+    void theExampleProjectRunsOnTheModulePath() throws Exception {
+        String pom = Files.readString(ROOT.resolve("examples/embedded/pom.xml"));
+        assertTrue(pom.contains("<jperf.version>" + VERSION + "</jperf.version>"), "examples/embedded/pom.xml should"
+                + " depend on jperf " + VERSION);
+        Path example = ROOT.resolve("examples/embedded/target/jperf-example-embedded-" + VERSION + ".jar");
+        assertTrue(Files.isRegularFile(example), example + " not built (the reactor builds examples/embedded)");
+        try (JarFile jar = new JarFile(example.toFile())) {
+            assertNotNull(jar.getEntry("module-info.class"), "the example is a named module");
+        }
+        String hdr = Path.of(Histogram.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+        String modulePath = String.join(java.io.File.pathSeparator, example.toString(),
+                jar("native-bindings", null).toString(), jar("core", null).toString(), hdr);
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process p = new ProcessBuilder(java, "--enable-native-access=io.jperf.ffi,io.jperf.core", "-p", modulePath,
+                "-m", "io.jperf.example.embedded").redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "the example did not finish");
+        assertFalse(out.contains("restricted method") || out.contains("Exception in thread"), out);
+        if (!Files.isDirectory(Path.of("/sys/class/infiniband"))) {
+            assertEquals(3, p.exitValue(), out);
+            assertTrue(out.startsWith("embedded: ") && out.strip().endsWith("[NO_RDMA]"), out);
+        } else {
+            assertEquals(0, p.exitValue(), out);
+            assertTrue(out.startsWith("write-bw loopback: 65536 bytes x 1000: "), out);
+        }
+    }
+
     private static String run(String... command) throws Exception {
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

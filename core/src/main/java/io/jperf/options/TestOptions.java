@@ -53,6 +53,9 @@ import java.util.Objects;
  *     {@code max_qp_rd_atom}, as perftest
  * @param rxDepth {@code -r/--rx-depth}: receive work requests kept posted per QP (send tests, effective value:
  *     perftest's 512 capped at the iteration count and made even); 0 for verbs without receives
+ * @param noPeak {@code -N}: do not measure the peak bandwidth (bandwidth tests)
+ * @param margin {@code -f}: the {@code -D} warm-up and cool-down margin in seconds; -1 (perftest's default)
+ *     means a quarter of the duration
  */
 public record TestOptions(
         TestKind kind,
@@ -89,7 +92,9 @@ public record TestOptions(
         String bindSourceIp,
         boolean loopback,
         int outstandingReads,
-        int rxDepth) {
+        int rxDepth,
+        boolean noPeak,
+        int margin) {
 
     /** perftest's default control port. */
     public static final int DEFAULT_PORT = 18515;
@@ -127,6 +132,15 @@ public record TestOptions(
                 outputMode, json, jsonFile, bindSourceIp, loopback);
         OptionsValidator.validateVerb(kind, inlineSize, inlineSizeExplicit, outstandingReads);
         OptionsValidator.validateReceives(kind, bidirectional, rxDepth);
+        if (margin != -1) {
+            if (durationSeconds == 0) {
+                throw new OptionsException("-f/--margin applies to -D/--duration runs only");
+            }
+            if (margin < 0 || durationSeconds <= 2L * margin) {
+                throw new OptionsException("-f/--margin must be 0 or more and less than half of -D (" + durationSeconds
+                        + " s), got " + margin);
+            }
+        }
     }
 
     /** A builder with every value at perftest's default for {@code kind}. */
@@ -143,7 +157,7 @@ public record TestOptions(
                 .gidIndex(gidIndex).serviceLevel(serviceLevel).trafficClass(trafficClass)
                 .qpTimeout(qpTimeout).rdmaCm(rdmaCm).tos(tos).reportGbits(reportGbits)
                 .outputMode(outputMode).csvFile(csvFile).hlogFile(hlogFile).bindSourceIp(bindSourceIp)
-                .loopback(loopback).outstandingReads(outstandingReads);
+                .loopback(loopback).outstandingReads(outstandingReads).noPeak(noPeak).margin(margin);
         b.txDepth = txDepth;
         if (rxDepth > 0) {
             b.rxDepth = rxDepth;
@@ -194,12 +208,15 @@ public record TestOptions(
      * (the peak column then prints 0). Always false for latency tests.
      */
     public boolean peakEnabled() {
-        return kind.isBandwidth() && !isDuration() && iterations <= PEAK_ITERATION_LIMIT;
+        return kind.isBandwidth() && !isDuration() && iterations <= PEAK_ITERATION_LIMIT && !noPeak;
     }
 
-    /** perftest's {@code -D} warm-up and cool-down margin: a quarter of the duration, in whole seconds. */
+    /**
+     * perftest's {@code -D} warm-up and cool-down margin in whole seconds: {@code -f}, else a quarter of the
+     * duration.
+     */
     public int marginSeconds() {
-        return durationSeconds / 4;
+        return margin >= 0 ? margin : durationSeconds / 4;
     }
 
     /**
@@ -289,6 +306,8 @@ public record TestOptions(
         private boolean loopback;
         private int outstandingReads;
         private Integer rxDepth;
+        private boolean noPeak;
+        private int margin = -1;
 
         private Builder(TestKind kind) {
             this.kind = Objects.requireNonNull(kind, "kind");
@@ -470,6 +489,18 @@ public record TestOptions(
             return this;
         }
 
+        /** {@code -N}: no peak bandwidth (the peak column prints 0, as perftest's). */
+        public Builder noPeak(boolean v) {
+            noPeak = v;
+            return this;
+        }
+
+        /** {@code -f}: the {@code -D} margin in seconds; -1 (the default) means a quarter of the duration. */
+        public Builder margin(int v) {
+            margin = v;
+            return this;
+        }
+
         /**
          * {@code -r/--rx-depth}: receive work requests kept posted per QP (send tests; perftest's 512 by
          * default, capped at {@code -n} and rounded up to even as perftest does).
@@ -526,7 +557,7 @@ public record TestOptions(
                     effIters, durationSeconds, numQps, bidirectional, effTx, postList, effCq, cqExplicit,
                     effInline, inlineExplicit, mtu, gidIndex, serviceLevel, trafficClass, qpTimeout, rdmaCm,
                     tos, reportGbits, outputMode, jsonFile != null, jsonFile, csvFile, hlogFile, bindSourceIp,
-                    loopback, outstandingReads, effRx);
+                    loopback, outstandingReads, effRx, noPeak, margin);
         }
     }
 }
