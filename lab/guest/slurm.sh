@@ -86,6 +86,9 @@ lab_slurm_start() {
   runuser -u munge -- /usr/sbin/munged || lab_slurm_fail "munged did not start" || return 1
   munge -n < /dev/null | unmunge > /dev/null || lab_slurm_fail "munge -n | unmunge failed" || return 1
   lab_slurm_config /etc/slurm/slurm.conf
+  # slurmd always loads the cgroup plugin; the guests have cgroup v2 but no systemd/dbus to ask for a scope
+  printf 'CgroupPlugin=cgroup/v2\nIgnoreSystemd=yes\n' > /etc/slurm/cgroup.conf
+  mkdir -p /sys/fs/cgroup/system.slice # where it then makes slurmstepd's scope itself (stage2 mounted cgroup2)
   lab_barrier slurm-munge 300 || return 1
   if [ "$LAB_HOST" = A ]; then
     slurmctld -i || lab_slurm_fail "slurmctld did not start (slurmctld-A.log)" || return 1
