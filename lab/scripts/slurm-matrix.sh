@@ -7,10 +7,12 @@
 # --scenario rail-down rail1 of C (lab3) is down from the start: the report must name lab3 rxe1.
 # Outputs in $LAB_RESULTS/matrix/: matrix.txt (the report), matrix.html, matrix.json, points.jsonl,
 # srun.log (every task's stderr). Exit status: srun's (1 = a bad link, as jperf matrix says).
-# Settings (KEY=VALUE): KIND=write-bw D=2 WARMUP=1 THRESHOLD=0.5xmedian TIMEOUT=30 SRUN_TIMEOUT=900
+# The threshold is low (0.2xmedian): the three guests share the host's cores and good links spread
+# 0.04-0.09 Gb/s within one run; the injected fault is a failed test, found whatever the threshold.
+# Settings (KEY=VALUE): KIND=write-bw D=2 WARMUP=1 THRESHOLD=0.2xmedian TIMEOUT=30 SRUN_TIMEOUT=900
 set -u
 for a in "$@"; do case $a in *=*) declare "${a%%=*}=${a#*=}" ;; *) echo "slurm-matrix.sh: KEY=VALUE expected, not $a" >&2; exit 2 ;; esac; done
-KIND=${KIND:-write-bw} D=${D:-2} WARMUP=${WARMUP:-1} THRESHOLD=${THRESHOLD:-0.5xmedian} TIMEOUT=${TIMEOUT:-30}
+KIND=${KIND:-write-bw} D=${D:-2} WARMUP=${WARMUP:-1} THRESHOLD=${THRESHOLD:-0.2xmedian} TIMEOUT=${TIMEOUT:-30}
 SRUN_TIMEOUT=${SRUN_TIMEOUT:-900}
 
 if [ "$LAB_HOST" != A ]; then # slurmd (started by the lab) runs this guest's task; wait until A is done
