@@ -25,4 +25,6 @@ lab/rdma-lab setup
 lab/rdma-lab test --timeout 1800
 # The two-guest scenarios (issue #6): jperf's verdicts per rail for each network scenario; uses the build above.
 lab/rdma-lab scenarios --no-build
+# Issue #27: jperf matrix through Slurm's srun on three guests, rail1 of C down: exactly that rail is the suspect.
+lab/rdma-lab test --no-build --vms 3 --scenario rail-down
 echo "test.sh: lab tier passed in $(( $(date +%s) - t1 ))s"

@@ -38,17 +38,20 @@ lab_gids() {
   done
 }
 
-# lab_barrier NAME [TIMEOUT_S=600] -> with --vms 2: waits until the other guest reached the same barrier.
-# Implemented with marker files in $LAB_SYNC (on the shared results folder). No-op with --vms 1.
+# lab_barrier NAME [TIMEOUT_S=600] -> with --vms 2 or 3: waits until every other guest ($LAB_HOSTS, else
+# $LAB_PEER_HOST) reached the same barrier. Marker files in $LAB_SYNC (the shared results folder). No-op with --vms 1.
 lab_barrier() {
-  local name=$1 to=${2:-600} start now
-  [ "${LAB_VMS:-1}" = 2 ] || return 0
+  local name=$1 to=${2:-600} start now h
+  [ "${LAB_VMS:-1}" -ge 2 ] || return 0
   : > "$LAB_SYNC/$LAB_HOST.$name"
   read -r start _ < /proc/uptime; start=${start%.*}
-  while [ ! -e "$LAB_SYNC/$LAB_PEER_HOST.$name" ]; do
-    read -r now _ < /proc/uptime; now=${now%.*}
-    if ((now - start > to)); then echo "lab_barrier $name: host $LAB_PEER_HOST did not arrive within ${to}s" >&2; return 1; fi
-    sleep 0.3
+  for h in ${LAB_HOSTS:-$LAB_PEER_HOST}; do
+    [ "$h" = "$LAB_HOST" ] && continue
+    while [ ! -e "$LAB_SYNC/$h.$name" ]; do
+      read -r now _ < /proc/uptime; now=${now%.*}
+      if ((now - start > to)); then echo "lab_barrier $name: host $h did not arrive within ${to}s" >&2; return 1; fi
+      sleep 0.3
+    done
   done
 }
 

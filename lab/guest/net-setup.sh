@@ -8,6 +8,8 @@
 # --vms 2: hosts A (n=1) and B (n=2), two virtio-net rails each; rail N of A is wired to rail N of B.
 #   railR: 10.20.R.n/24 on netdev railR, rxeR on railR; one routing table per rail (100+R) selected
 #   by source address (ip rule from 10.20.R.n); arp_ignore=1, arp_announce=2, rp_filter=2.
+# --vms 3: hosts A, B, C (n=1, 2, 3) set up as with --vms 2, rail R of all three on one shared L2
+#   segment (a QEMU multicast socket per rail); the LAB_PEER_* variables name the next host (A->B->C->A).
 # Scenarios (--scenario) deliberately break that configuration, see lab_scenario_check.
 
 lab_sysctl() { # lab_sysctl net.ipv4.conf.all.rp_filter 0   (writes /proc/sys directly: no fork)
@@ -20,6 +22,7 @@ lab_scenario_check() {
   case "$1:$2" in
     1:multirail|1:mtu-mismatch|1:rail-down) return 0 ;;
     2:multirail|2:single-default-route|2:asymmetric|2:mtu-mismatch|2:rail-down|2:no-ipv4) return 0 ;;
+    3:multirail|3:rail-down) return 0 ;;
   esac
   return 1
 }
@@ -66,6 +69,7 @@ neigh replace $a lladdr $ma dev veth1 nud permanent" || return 1
 lab_net_setup_2vm() {
   local n p f mac dev k r ip arp_ignore=1 arp_announce=2 rp=2 sc=$LAB_SCENARIO
   if [ "$LAB_HOST" = A ]; then n=1; p=2; else n=2; p=1; fi
+  [ "${LAB_VMS:-2}" = 3 ] && { n=$(lab_host_number "$LAB_HOST"); p=$((n % 3 + 1)); }
   # name the NICs by MAC: 52:54:00:4c:0H:0R -> railR
   for f in /sys/class/net/*; do
     read -r mac < "$f/address" 2>/dev/null || continue
@@ -109,10 +113,14 @@ lab_net_setup_2vm() {
     printf -v "LAB_PEER_DEV_RAIL$r" rxe$r; printf -v "LAB_PEER_NETDEV_RAIL$r" rail$r
     printf -v "LAB_GID_INDEX_RAIL$r" '%s' "$(lab_gid_index rxe$r "${!v}")"
   done
-  if [ "$sc" = rail-down ] && [ "$LAB_HOST" = B ]; then ip link set rail1 down || return 1; fi
+  # rail-down: rail1 of the last host (B of two, C of three)
+  if [ "$sc" = rail-down ] && [ "$LAB_HOST" = "$(lab_last_host)" ]; then ip link set rail1 down || return 1; fi
   LAB_RAILS=2
   return 0
 }
+
+lab_host_number() { case $1 in A) echo 1 ;; B) echo 2 ;; C) echo 3 ;; *) return 1 ;; esac; } # A -> 1 (10.20.R.1)
+lab_last_host() { case ${LAB_VMS:-1} in 3) echo C ;; 2) echo B ;; *) echo A ;; esac; }
 
 # Snapshot of the resulting configuration (for humans and path tests): $1 = file
 lab_net_snapshot() {

@@ -2,7 +2,7 @@
 # jperf RDMA lab: PID 1 inside a guest after switch_root (started by lab/guest/init).
 # Root = overlay(host "/" read-only over 9p + tmpfs), so this runs the host's own bash, iproute2,
 # rdma-core, perftest and JDK. Steps: mounts -> network + rxe (net-setup.sh) -> barrier with the
-# other guest (--vms 2) -> run the user's script (output to the results share) -> status file -> poweroff.
+# other guests (--vms 2, 3) -> with --vms 3: munge + Slurm (slurm.sh) -> run the user's script (output to the results share) -> status file -> poweroff.
 # Console (ttyS0) output of this script lands in <results>/console-<host>.log on the host.
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root TERM=dumb LANG=C.UTF-8
 SHARE=/run/jperf-lab-share
@@ -89,16 +89,20 @@ ip link set lo up
 . "$LAB_REPO/lab/guest/lib.sh" || finish 125 "cannot source lib.sh"
 . "$LAB_REPO/lab/guest/net-setup.sh" || finish 125 "cannot source net-setup.sh"
 LAB_PEER_HOST=A; [ "$LAB_VMS" = 2 ] && { [ "$LAB_HOST" = A ] && LAB_PEER_HOST=B || LAB_PEER_HOST=A; }
+LAB_HOSTS=A; [ "$LAB_VMS" = 2 ] && LAB_HOSTS="A B"
+if [ "$LAB_VMS" = 3 ]; then # the peer of a two-host script is the next host: A -> B -> C -> A
+  LAB_HOSTS="A B C"; case $LAB_HOST in A) LAB_PEER_HOST=B ;; B) LAB_PEER_HOST=C ;; *) LAB_PEER_HOST=A ;; esac
+fi
 LAB_SYNC=$LAB_RESULTS/.lab/sync
 mkdir -p "$LAB_SYNC"
 lab_scenario_check "$LAB_VMS" "$LAB_SCENARIO" || finish 125 "scenario $LAB_SCENARIO not supported with --vms $LAB_VMS"
-if [ "$LAB_VMS" = 2 ]; then lab_net_setup_2vm; else lab_net_setup_1vm; fi || {
+if [ "$LAB_VMS" -ge 2 ]; then lab_net_setup_2vm; else lab_net_setup_1vm; fi || {
   lab_net_snapshot "$LAB_RESULTS/net-$LAB_HOST.txt"; finish 125 "network/rxe setup failed (see net-$LAB_HOST.txt)"; }
 lab_net_snapshot "$LAB_RESULTS/net-$LAB_HOST.txt"
 echo "netready=$(up)" >> "$LABDIR/timing-$LAB_HOST"
 log "network + rxe ready"
 
-VARS=(LAB_HOST LAB_PEER_HOST LAB_VMS LAB_SCENARIO LAB_RESULTS LAB_REPO LAB_SYNC LAB_RAILS LAB_PERFTEST LAB_QEMU)
+VARS=(LAB_HOST LAB_PEER_HOST LAB_HOSTS LAB_VMS LAB_SCENARIO LAB_RESULTS LAB_REPO LAB_SYNC LAB_RAILS LAB_PERFTEST LAB_QEMU)
 for r in 0 1; do
   for v in DEV NETDEV IP GID_INDEX; do VARS+=("LAB_${v}_RAIL$r"); done
   for v in PEER_DEV PEER_NETDEV PEER_IP; do VARS+=("LAB_${v}_RAIL$r"); done
@@ -106,12 +110,18 @@ done
 [ "$LAB_VMS" = 1 ] && VARS+=(LAB_PEER_GID_INDEX_RAIL0)
 write_env() { local v; for v in "$@"; do [ -n "${!v+x}" ] && printf '%s=%q\n' "$v" "${!v}"; done; }
 write_env "${VARS[@]}" > "$LABDIR/local-$LAB_HOST.env"
-if [ "$LAB_VMS" = 2 ]; then
+if [ "$LAB_VMS" -ge 2 ]; then
   lab_barrier netready 900 || finish 126 "peer $LAB_PEER_HOST never finished its setup"
   for r in 0 1; do # the peer's GID indexes, from its own env file
     printf -v "LAB_PEER_GID_INDEX_RAIL$r" '%s' "$(. "$LABDIR/local-$LAB_PEER_HOST.env"; v=LAB_GID_INDEX_RAIL$r; echo "${!v:-}")"
     VARS+=("LAB_PEER_GID_INDEX_RAIL$r")
   done
+fi
+if [ "$LAB_VMS" = 3 ]; then # munge + Slurm on every guest, slurmctld on A; the script starts once srun works
+  . "$LAB_REPO/lab/guest/slurm.sh" || finish 125 "cannot source slurm.sh"
+  lab_slurm_start || finish 125 "Slurm setup failed (slurm*-$LAB_HOST.log, munged-$LAB_HOST.log)"
+  echo "slurmready=$(up)" >> "$LABDIR/timing-$LAB_HOST"
+  VARS+=(LAB_SLURM_NODES)
 fi
 JAVA_HOME=${LAB_JAVA_HOME:-}
 [ -x "$JAVA_HOME/bin/java" ] && PATH=$JAVA_HOME/bin:$PATH || unset JAVA_HOME
