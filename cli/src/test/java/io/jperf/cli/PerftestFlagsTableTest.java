@@ -181,9 +181,15 @@ class PerftestFlagsTableTest {
             }
             for (String command : JperfCommand.TEST_COMMANDS) {
                 String name = flag.names().getFirst();
+                if (JperfCommand.commandLineFor(command).getSubcommands().get(command).getCommandSpec()
+                        .findOption(name) != null) {
+                    continue; // a flag of another perftest program that this command has (send's -r/--rx-depth)
+                }
                 CliRunner r = flag.takesValue() ? CliRunner.run(command, name, "x") : CliRunner.run(command, name);
                 assertEquals(ExitCodes.USAGE, r.exitCode(), command + " " + name + ": " + r.err());
-                assertTrue(r.err().contains("not a flag of perftest's"), r.err());
+                // send flags (e.g. -g/--mcg) are perftest flags of send-bw/send-lat that jperf lacks yet
+                String why = command.startsWith("send-") ? "jperf does not support this perftest flag yet" : "not a flag of perftest's";
+                assertTrue(r.err().contains(why) || r.err().contains("not a flag of perftest's"), r.err());
                 assertFalse(r.err().contains("Unknown option"), r.err());
             }
         }
