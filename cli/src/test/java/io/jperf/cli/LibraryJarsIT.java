@@ -125,8 +125,8 @@ class LibraryJarsIT {
         String modulePath = String.join(java.io.File.pathSeparator, example.toString(),
                 jar("native-bindings", null).toString(), jar("core", null).toString(), hdr);
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process p = new ProcessBuilder(java, "--enable-native-access=io.jperf.ffi,io.jperf.core", "-p", modulePath,
-                "-m", "io.jperf.example.embedded").redirectErrorStream(true).start();
+        Process p = start(java, "--enable-native-access=io.jperf.ffi,io.jperf.core", "-p", modulePath,
+                "-m", "io.jperf.example.embedded");
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(120, TimeUnit.SECONDS), "the example did not finish");
         assertFalse(out.contains("restricted method") || out.contains("Exception in thread"), out);
@@ -140,11 +140,21 @@ class LibraryJarsIT {
     }
 
     private static String run(String... command) throws Exception {
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        Process p = start(command);
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(60, TimeUnit.SECONDS), String.join(" ", command));
         assertEquals(0, p.exitValue(), String.join(" ", command) + "\n" + out);
         return out;
+    }
+
+    /**
+     * Starts a child JVM whose output the tests read from its first line: without the caller's JAVA_TOOL_OPTIONS,
+     * which would make the child print "Picked up JAVA_TOOL_OPTIONS" before anything else.
+     */
+    private static Process start(String... command) throws IOException {
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+        pb.environment().remove("JAVA_TOOL_OPTIONS");
+        return pb.start();
     }
 
     private static Manifest manifest(Path jar) throws IOException {
