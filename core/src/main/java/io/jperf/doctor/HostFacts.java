@@ -7,6 +7,7 @@ import io.jperf.path.PathProbe;
 import io.jperf.path.PathRecord;
 import io.jperf.path.Prefix;
 import io.jperf.path.RdmaEnd;
+import io.jperf.path.RtnetlinkException;
 import io.jperf.path.Sysfs;
 import io.jperf.path.TrafficClass;
 import io.jperf.verbs.DeviceInfo;
@@ -199,7 +200,7 @@ final class HostFacts implements AutoCloseable {
         if (network.isPresent() && ifindex > 0) {
             try {
                 prefixes = network.get().prefixes(ifindex);
-            } catch (IOException e) {
+            } catch (IOException | RtnetlinkException e) {
                 prefixes = List.of();
             }
         }

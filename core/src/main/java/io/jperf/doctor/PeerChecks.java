@@ -10,6 +10,7 @@ import io.jperf.path.PathChecks;
 import io.jperf.path.PathRecord;
 import io.jperf.path.Prefix;
 import io.jperf.path.Route;
+import io.jperf.path.RtnetlinkException;
 import io.jperf.path.Severity;
 import io.jperf.path.Verdict;
 
@@ -113,7 +114,7 @@ final class PeerChecks {
                 port = facts.ports.stream().filter(p -> p.netdev().isPresent()
                         && p.netdev().get().name().equals(r.egressNetdev().orElse(""))).findFirst();
                 how = "route";
-            } catch (IOException e) {
+            } catch (IOException | RtnetlinkException e) {
                 how = "no route: " + e.getMessage();
             }
         }

@@ -9,6 +9,7 @@ import io.jperf.path.PolicyRule;
 import io.jperf.path.Prefix;
 import io.jperf.path.Route;
 import io.jperf.path.RouteType;
+import io.jperf.path.RtnetlinkException;
 import io.jperf.path.RuleMatch;
 import io.jperf.path.RuleMatcher;
 import io.jperf.path.Severity;
@@ -78,7 +79,7 @@ final class RouteChecks {
                 List<PolicyRule> rules = network.rules(AF_INET);
                 rails.forEach((netdev, address) -> out.add(new Check(Layer.IP, netdev,
                         PathChecks.sourceRule("local", address, netdev, rules))));
-            } catch (IOException e) {
+            } catch (IOException | RtnetlinkException e) {
                 out.add(new Check(Layer.IP, "-", CheckResult.finding("F2", "source-rule", Severity.WARNING,
                         "cannot read the policy rules: " + e.getMessage(), new Evidence().with("problem", e.getMessage()),
                         "check `ip rule` by hand: one 'from <rail address> lookup <rail table>' per rail")));
@@ -111,7 +112,7 @@ final class RouteChecks {
                 Optional<RuleMatch> rule = RuleMatcher.match(network, route).match();
                 return Optional.of(PathChecks.routeEgress("local", "address", "netdev", n.name(), n.ifindex(),
                         Optional.of(p.address()), dst.get(), route, rule));
-            } catch (IOException e) {
+            } catch (IOException | RtnetlinkException e) {
                 return Optional.of(CheckResult.finding("F2", "egress-netdev", Severity.ERROR,
                         "local end: no route from " + Addr.text(p.address()) + " to its own subnet (" + Addr.text(dst.get())
                                 + "): " + e.getMessage(),
@@ -143,7 +144,7 @@ final class RouteChecks {
             return CheckResult.pass("", "default-route", "local end: default route"
                     + r.gateway().map(g -> " via " + Addr.text(g)).orElse("") + " dev " + r.egressLabel()
                     + " (table " + r.tableName() + ")", ev);
-        } catch (IOException e) {
+        } catch (IOException | RtnetlinkException e) {
             return CheckResult.skip("", "default-route", "local end: no default route (" + e.getMessage()
                     + "): only directly routed subnets are reachable", new Evidence().with("local.default", "-"));
         }

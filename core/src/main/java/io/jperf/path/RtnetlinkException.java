@@ -26,6 +26,16 @@ public final class RtnetlinkException extends JperfException {
         this.kernelMessage = kernelMessage.orElse(null);
     }
 
+    /**
+     * The refusal a kernel would send, for views of the network that are not the kernel (scripted fakes, replays),
+     * so their callers meet the same exception type as with {@link Rtnetlink}.
+     *
+     * @param errno the positive errno, e.g. 101 (ENETUNREACH) for a route lookup with no matching table entry
+     */
+    public static RtnetlinkException refused(String request, int errno) {
+        return new RtnetlinkException(request, errno, Optional.empty());
+    }
+
     RtnetlinkException(String request, String problem, Throwable cause) {
         super(Category.CALL_FAILED, request + " failed: " + problem, cause);
         this.request = request;

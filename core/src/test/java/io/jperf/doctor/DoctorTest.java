@@ -44,6 +44,22 @@ class DoctorTest {
                 .collect(Collectors.joining("\n"));
     }
 
+    /** The lab's scenario hosts: per-rail tables and connected routes, and no default route anywhere. */
+    @Test
+    void aHostWithoutADefaultRouteSaysSoAndWalksOn() {
+        FakeNetwork network = FakeNetwork.multirail();
+        network.routes.removeIf(e -> e.prefix().length() == 0);
+
+        DoctorReport r = doctor(tree(), healthyDevices(), network).build().run();
+
+        Check route = only(r, Layer.IP, "-", "default-route");
+        assertStatus(Status.SKIP, route, r);
+        assertTrue(route.result().summary().contains("no default route (RTM_GETROUTE to 198.51.100.1 failed: ENETUNREACH"),
+                route.result().summary());
+        assertEquals("", problems(r));
+        assertEquals(DoctorReport.EXIT_PASS, r.exitCode());
+    }
+
     @Test
     void healthyTwoRailHostPassesEveryLayer() {
         DoctorReport r = doctor(tree(), healthyDevices(), FakeNetwork.multirail()).build().run();

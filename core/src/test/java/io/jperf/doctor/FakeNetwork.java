@@ -5,6 +5,7 @@ import io.jperf.path.NetworkView;
 import io.jperf.path.PolicyRule;
 import io.jperf.path.Prefix;
 import io.jperf.path.Route;
+import io.jperf.path.RtnetlinkException;
 import io.jperf.path.RouteType;
 
 import java.io.IOException;
@@ -104,8 +105,8 @@ final class FakeNetwork implements NetworkView {
                         Optional.of(e.prefix()), 4);
             }
         }
-        throw new IOException("RTM_GETROUTE to " + destination.getHostAddress() + " failed: ENETUNREACH (101):"
-                + " Network is unreachable");
+        // what Rtnetlink throws when no table has a route (the lab's scenarios without a default route)
+        throw RtnetlinkException.refused("RTM_GETROUTE to " + destination.getHostAddress(), 101);
     }
 
     @Override
