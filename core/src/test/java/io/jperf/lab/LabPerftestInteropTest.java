@@ -48,6 +48,9 @@ class LabPerftestInteropTest {
     /** A perftest told off by jperf must stop by itself within this (it never times out on its own). */
     private static final Duration PERFTEST_STOPS_WITHIN = Duration.ofSeconds(20);
     private static final Pattern RESULT_LINE = Pattern.compile("(?m)^\\s*\\d+\\s+\\d+\\s+[0-9.]+");
+    /** perftest's own clock estimate failed (its get_cpu_mhz regression): its latencies are then all "inf". */
+    private static final Pattern CLOCK_ESTIMATE_FAILED = Pattern.compile("Correlation coefficient r\\^2: \\S+ < 0\\.9");
+    private static final Pattern UNTIMED_RESULT_LINE = Pattern.compile("(?m)^\\s*\\d+\\s+" + ITERS + "\\s+inf\\s");
     private static final List<String> TABLE = new ArrayList<>();
     private static String serverIp;
     private static String clientIp;
@@ -222,7 +225,7 @@ class LabPerftestInteropTest {
             Process client = perftest(cell, cell.client(), CLIENT_DEV, clientGid, port, serverIp, cell.clientCm());
             String out = output(client);
             assertEquals(0, exit(client), cell.client().label + " client exit status:\n" + out);
-            assertTrue(RESULT_LINE.matcher(out).find(), "perftest client printed no result line:\n" + out);
+            assertResultLine("perftest client", out);
             clientSays = "perftest client ok";
         }
         if (jperfServer != null) {
@@ -233,9 +236,25 @@ class LabPerftestInteropTest {
         String out = output(perftestServer);
         assertEquals(0, exit(perftestServer), cell.server().label + " server exit status:\n" + out);
         if (cell.kind() == TestKind.WRITE_LAT || cell.kind().verb().usesReceives() || cell.extra().contains("-b")) {
-            assertTrue(RESULT_LINE.matcher(out).find(), "perftest server printed no result line:\n" + out);
+            assertResultLine("perftest server", out);
         }
         return clientSays;
+    }
+
+    /**
+     * perftest printed its result row. Under emulation perftest's CPU clock estimate can fail ("Correlation
+     * coefficient r^2: 0.81 < 0.9"): it then ran every iteration but prints "inf" for each latency. That row,
+     * with the iteration count asked for, still shows the exchange and the transfer worked; the lost timing is
+     * said on the test's output, not hidden.
+     */
+    private static void assertResultLine(String who, String out) {
+        if (RESULT_LINE.matcher(out).find()) {
+            return;
+        }
+        assertTrue(CLOCK_ESTIMATE_FAILED.matcher(out).find() && UNTIMED_RESULT_LINE.matcher(out).find(),
+                who + " printed no result line:\n" + out);
+        System.out.println(who + ": all " + ITERS + " iterations ran, but perftest's own clock estimate failed"
+                + " (r^2 < 0.9 under emulation), so it printed no timing: a lost timing, the transfer verified");
     }
 
     /** The ends' modes differ: jperf must fail within seconds naming the peer, and perftest must stop too. */
