@@ -11,7 +11,36 @@ LAB_HOST=A
 up() { local u; read -r u _ < /proc/uptime; echo "$u"; }
 log() { echo "[lab-stage2 $LAB_HOST $(up)s] $*"; }
 
+# The JVM census (issue #23): every exec of a `java` binary in this guest, counted by the kernel
+# (sched_process_exec, filtered on the file name; one per pid, so a launcher that re-execs itself
+# counts once), and every hs_err report a JVM left, in the results share or in the guest's RAM
+# (its working directory, /tmp). A JVM that dies from a signal writes one. The host sums the guests'
+# census-<host> files and the reports into the run's summary (lab/rdma-lab, "JVMs started").
+TRACE=/sys/kernel/tracing
+CENSUS=0
+census_start() {
+  [ -d "$TRACE/events" ] || mount -t tracefs nodev "$TRACE" 2> /dev/null
+  local ev=$TRACE/events/sched/sched_process_exec
+  [ -w "$ev/enable" ] || { log "census: no tracefs sched_process_exec here, JVM starts not counted"; return 0; }
+  echo 'filename ~ "*/bin/java"' > "$ev/filter" || { log "census: the exec filter was refused"; return 0; }
+  : > "$TRACE/trace"
+  echo 1 > "$ev/enable" && CENSUS=1
+}
+census_finish() {
+  [ "$CENSUS" = 1 ] || return 0
+  CENSUS=0
+  echo 0 > "$TRACE/events/sched/sched_process_exec/enable"
+  local starts f n=0 dir=$LAB_RESULTS/hs_err-guest-$LAB_HOST
+  starts=$(grep -o ' pid=[0-9]*' "$TRACE/trace" | sort -u | wc -l)
+  while IFS= read -r -d '' f; do
+    mkdir -p "$dir" && cp "$f" "$dir/$(echo "${f#/run/jperf-lab-upper/}" | tr / _)" && n=$((n + 1))
+  done < <(find /run/jperf-lab-upper -xdev -name 'hs_err_pid*.log' -print0 2> /dev/null)
+  printf 'jvm_starts=%s\nhs_err_in_guest=%s\n' "$starts" "$n" > "$LABDIR/census-$LAB_HOST"
+  log "census: $starts JVMs started, $n hs_err reports left in the guest's RAM (copied to hs_err-guest-$LAB_HOST/)"
+}
+
 finish() { # finish RC [MESSAGE]: record the status for the host, then power off (never returns)
+  census_finish
   [ -n "${2:-}" ] && { log "$2"; echo "$2" > "$LABDIR/error-$LAB_HOST"; }
   echo "$1" > "$LABDIR/status-$LAB_HOST.tmp" && mv -f "$LABDIR/status-$LAB_HOST.tmp" "$LABDIR/status-$LAB_HOST"
   echo "up=$(up)" >> "$LABDIR/timing-$LAB_HOST"
@@ -145,6 +174,7 @@ if [ "$LAB_MODE" = shell ]; then
   finish "$rc"
 fi
 
+census_start
 mapfile -d '' -t ARGS < "$LABDIR/args" 2>/dev/null || ARGS=()
 OUT=$LABDIR/out-$LAB_HOST.log
 log "running $LAB_SCRIPT ${ARGS[*]}"
