@@ -74,7 +74,7 @@ public final class PerftestJson {
      * {@code RDMA_Read_Latency_Test}, ...
      */
     static String testName(TestHeader h) {
-        String verb = h.kind().verb().perftestTitle();
+        String verb = h.operation().replace(' ', '_');
         if (!h.kind().isBandwidth()) {
             return verb + "_Latency_Test";
         }
