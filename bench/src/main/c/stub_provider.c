@@ -31,6 +31,7 @@ struct jperf_stub {
 	uint64_t tail;            /* next free slot; tail - head = pending */
 	int execute_writes;       /* copy RDMA WRITE payloads to remote_addr */
 	int deliver_sends;        /* SENDs land in this QP's own posted receives */
+	int execute_atomics;      /* perform fetch-and-add / compare-and-swap on wr.atomic.remote_addr */
 	struct stub_recv *recvs;  /* JPERF_STUB_RECV_SLOTS queued receives (with deliver_sends) */
 	uint64_t recv_head;       /* next receive a SEND consumes */
 	uint64_t recv_tail;       /* next free receive slot */
@@ -97,6 +98,32 @@ static int deliver_send(struct jperf_stub *s, const struct ibv_send_wr *wr)
 	return 0;
 }
 
+static int is_atomic(const struct ibv_send_wr *wr)
+{
+	return wr->opcode == IBV_WR_ATOMIC_FETCH_AND_ADD || wr->opcode == IBV_WR_ATOMIC_CMP_AND_SWP;
+}
+
+/*
+ * Performs one atomic on the 64-bit word at wr.atomic.remote_addr and stores the word's original value
+ * at the first SGE's address, as a responder and the requester's HCA do. Returns IBV_WC_SUCCESS, or
+ * IBV_WC_REM_INV_REQ_ERR (nothing done) for a misaligned remote address or an SGE other than 8 bytes,
+ * which a real responder refuses too.
+ */
+static enum ibv_wc_status execute_atomic(const struct ibv_send_wr *wr)
+{
+	uint64_t at = wr->wr.atomic.remote_addr;
+	if ((at & 7u) != 0 || wr->num_sge != 1 || wr->sg_list[0].length != 8)
+		return IBV_WC_REM_INV_REQ_ERR;
+	uint64_t *word = (uint64_t *)(uintptr_t)at;
+	uint64_t original = *word;
+	if (wr->opcode == IBV_WR_ATOMIC_FETCH_AND_ADD)
+		*word = original + wr->wr.atomic.compare_add;
+	else if (original == wr->wr.atomic.compare_add)
+		*word = wr->wr.atomic.swap;
+	memcpy((void *)(uintptr_t)wr->sg_list[0].addr, &original, sizeof(original));
+	return IBV_WC_SUCCESS;
+}
+
 static int stub_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad_wr)
 {
 	struct jperf_stub *s = stub_of_qp(qp);
@@ -125,7 +152,11 @@ static int stub_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_
 				to += wr->sg_list[i].length;
 			}
 		}
-		if (wr->send_flags & IBV_SEND_SIGNALED) {
+		enum ibv_wc_status status = IBV_WC_SUCCESS;
+		if (s->execute_atomics && is_atomic(wr))
+			status = execute_atomic(wr);
+		/* a failed request completes whether signaled or not, as on a real QP */
+		if ((wr->send_flags & IBV_SEND_SIGNALED) || status != IBV_WC_SUCCESS) {
 			if (s->tail - s->head >= s->depth) {
 				/* CQ full: refuse this WR and the rest, like a full queue. */
 				for (struct ibv_send_wr *w = wr; w; w = w->next)
@@ -136,10 +167,11 @@ static int stub_post_send(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_
 			}
 			struct ibv_wc *wc = &s->ring[s->tail & s->mask];
 			wc->wr_id = wr->wr_id;
-			wc->status = IBV_WC_SUCCESS;
-			wc->opcode = IBV_WC_RDMA_WRITE;
+			wc->status = status;
+			wc->opcode = !is_atomic(wr) ? IBV_WC_RDMA_WRITE
+				: wr->opcode == IBV_WR_ATOMIC_FETCH_AND_ADD ? IBV_WC_FETCH_ADD : IBV_WC_COMP_SWAP;
 			wc->vendor_err = 0;
-			wc->byte_len = sge_bytes(wr);
+			wc->byte_len = status == IBV_WC_SUCCESS ? sge_bytes(wr) : 0;
 			wc->qp_num = qp->qp_num;
 			wc->src_qp = 0;
 			wc->wc_flags = 0;
@@ -293,6 +325,11 @@ void jperf_stub_reset(struct jperf_stub *stub)
 void jperf_stub_set_execute_writes(struct jperf_stub *stub, int on)
 {
 	stub->execute_writes = on != 0;
+}
+
+void jperf_stub_set_execute_atomics(struct jperf_stub *stub, int on)
+{
+	stub->execute_atomics = on != 0;
 }
 
 void jperf_stub_set_deliver_sends(struct jperf_stub *stub, int on)

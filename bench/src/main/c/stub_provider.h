@@ -62,6 +62,16 @@ void jperf_stub_reset(struct jperf_stub *stub);
 void jperf_stub_set_execute_writes(struct jperf_stub *stub, int on);
 
 /*
+ * When on, post_send also performs each atomic (IBV_WR_ATOMIC_FETCH_AND_ADD, IBV_WR_ATOMIC_CMP_AND_SWP)
+ * on the 64-bit word at wr.atomic.remote_addr (live memory of this process): fetch-and-add adds
+ * compare_add, compare-and-swap writes swap when the word equals compare_add, and the word's original
+ * value is stored at the SGE's address. Their completions carry IBV_WC_FETCH_ADD / IBV_WC_COMP_SWAP.
+ * A misaligned remote address or an SGE other than 8 bytes is not performed: it completes (signaled
+ * or not) with IBV_WC_REM_INV_REQ_ERR. Off by default.
+ */
+void jperf_stub_set_execute_atomics(struct jperf_stub *stub, int on);
+
+/*
  * When on, the QP is connected to itself for two-sided traffic: post_recv queues each receive WR
  * (FIFO, up to 65536 outstanding; ENOMEM beyond), and post_send delivers each IBV_WR_SEND to the
  * oldest queued receive: copies the SGEs to the receive's SGE (truncated to its length) and

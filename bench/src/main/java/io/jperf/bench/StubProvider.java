@@ -100,6 +100,8 @@ public final class StubProvider implements AutoCloseable {
 
     private static final MethodHandle SET_EXECUTE_WRITES = handle("jperf_stub_set_execute_writes",
             FunctionDescriptor.ofVoid(ValueLayout.ADDRESS, ValueLayout.JAVA_INT), CRITICAL);
+    private static final MethodHandle SET_EXECUTE_ATOMICS = handle("jperf_stub_set_execute_atomics",
+            FunctionDescriptor.ofVoid(ValueLayout.ADDRESS, ValueLayout.JAVA_INT), CRITICAL);
     private static final MethodHandle SET_DELIVER_SENDS = handle("jperf_stub_set_deliver_sends",
             FunctionDescriptor.ofVoid(ValueLayout.ADDRESS, ValueLayout.JAVA_INT), CRITICAL);
     private static final MethodHandle RECV_PENDING = handle("jperf_stub_recv_pending",
@@ -244,6 +246,21 @@ public final class StubProvider implements AutoCloseable {
         ensureOpen();
         try {
             SET_EXECUTE_WRITES.invokeExact(stub, on ? 1 : 0);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /**
+     * When on, {@code post_send} also performs each atomic on the 64-bit word at its remote address (live
+     * memory of this process): fetch-and-add adds compare_add, compare-and-swap writes swap when the word
+     * equals compare_add; the original value lands in the 8-byte SGE. A misaligned address or another SGE
+     * length completes with {@code IBV_WC_REM_INV_REQ_ERR} instead. Off by default.
+     */
+    public void executeAtomics(boolean on) {
+        ensureOpen();
+        try {
+            SET_EXECUTE_ATOMICS.invokeExact(stub, on ? 1 : 0);
         } catch (Throwable t) {
             throw rethrow(t);
         }

@@ -52,7 +52,7 @@ public final class ExitCodes {
     public static Map<String, String> forCommand(String command) {
         Map<Integer, String> codes = new LinkedHashMap<>();
         switch (command) {
-            case "write-bw", "write-lat", "read-bw", "read-lat", "send-bw", "send-lat" -> {
+            case "write-bw", "write-lat", "read-bw", "read-lat", "send-bw", "send-lat", "atomic-bw", "atomic-lat" -> {
                 put(codes, OK, "the test ran");
                 put(codes, TEST_FAILED, null);
                 put(codes, USAGE, null);

@@ -25,9 +25,10 @@ import java.util.concurrent.Callable;
 public final class JperfCommand implements Callable<Integer> {
     /** The subcommands' names, in the order {@code jperf --help} lists them (then {@code help}). */
     static final String[] SUBCOMMANDS = {"devices", "write-bw", "write-lat", "read-bw", "read-lat", "send-bw", "send-lat",
-        "serve", "sweep", "doctor", "matrix"};
+        "atomic-bw", "atomic-lat", "serve", "sweep", "doctor", "matrix"};
     /** The subcommands that stand for a perftest program: they refuse the perftest flags they lack. */
-    static final java.util.List<String> TEST_COMMANDS = java.util.List.of("write-bw", "write-lat", "read-bw", "read-lat", "send-bw", "send-lat");
+    static final java.util.List<String> TEST_COMMANDS = java.util.List.of("write-bw", "write-lat", "read-bw", "read-lat", "send-bw", "send-lat",
+        "atomic-bw", "atomic-lat");
 
     @Spec
     CommandSpec spec;
@@ -104,6 +105,8 @@ public final class JperfCommand implements Callable<Integer> {
             case "read-lat" -> new ReadLatCommand();
             case "send-bw" -> new SendBwCommand();
             case "send-lat" -> new SendLatCommand();
+            case "atomic-bw" -> new AtomicBwCommand();
+            case "atomic-lat" -> new AtomicLatCommand();
             case "serve" -> new ServeCommand();
             case "sweep" -> new SweepCommand();
             case "doctor" -> new DoctorCommand();
@@ -121,6 +124,8 @@ public final class JperfCommand implements Callable<Integer> {
             case "read-lat" -> ReadLatCommand.class;
             case "send-bw" -> SendBwCommand.class;
             case "send-lat" -> SendLatCommand.class;
+            case "atomic-bw" -> AtomicBwCommand.class;
+            case "atomic-lat" -> AtomicLatCommand.class;
             case "serve" -> ServeCommand.class;
             case "sweep" -> SweepCommand.class;
             case "doctor" -> DoctorCommand.class;

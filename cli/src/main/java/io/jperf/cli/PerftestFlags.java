@@ -29,7 +29,8 @@ final class PerftestFlags {
     /** The perftest programs jperf's test commands stand for. */
     enum Program {
         WRITE_BW("write-bw", "ib_write_bw"), WRITE_LAT("write-lat", "ib_write_lat"),
-        READ_BW("read-bw", "ib_read_bw"), READ_LAT("read-lat", "ib_read_lat");
+        READ_BW("read-bw", "ib_read_bw"), READ_LAT("read-lat", "ib_read_lat"),
+        ATOMIC_BW("atomic-bw", "ib_atomic_bw"), ATOMIC_LAT("atomic-lat", "ib_atomic_lat");
 
         final String command;
         final String perftest;
@@ -50,11 +51,14 @@ final class PerftestFlags {
     }
 
     private static final Set<Program> ALL = EnumSet.allOf(Program.class);
-    private static final Set<Program> BW = EnumSet.of(Program.WRITE_BW, Program.READ_BW);
-    private static final Set<Program> LAT = EnumSet.of(Program.WRITE_LAT, Program.READ_LAT);
+    private static final Set<Program> BW = EnumSet.of(Program.WRITE_BW, Program.READ_BW, Program.ATOMIC_BW);
+    private static final Set<Program> LAT = EnumSet.of(Program.WRITE_LAT, Program.READ_LAT, Program.ATOMIC_LAT);
     private static final Set<Program> WRITE = EnumSet.of(Program.WRITE_BW, Program.WRITE_LAT);
-    private static final Set<Program> READ = EnumSet.of(Program.READ_BW, Program.READ_LAT);
-    /** Flags of other perftest programs (send, atomic, raw Ethernet): in none of these four. */
+    /** READ and ATOMIC: perftest lists -o for both, and -e/-X for every verb but WRITE. */
+    private static final Set<Program> READ_ATOMIC = EnumSet.of(Program.READ_BW, Program.READ_LAT, Program.ATOMIC_BW,
+            Program.ATOMIC_LAT);
+    private static final Set<Program> ATOMIC = EnumSet.of(Program.ATOMIC_BW, Program.ATOMIC_LAT);
+    /** Flags of other perftest programs (send, raw Ethernet): in none of these six. */
     private static final Set<Program> NONE = EnumSet.noneOf(Program.class);
 
     /**
@@ -118,10 +122,10 @@ final class PerftestFlags {
             f("-F", "--CPU-freq", false, ALL),
             f("-c", "--connection", true, ALL),
             f("-q", "--qp", true, BW),
-            f("-e", "--events", false, READ),
-            f("-X", "--vector", true, READ),
+            f("-e", "--events", false, READ_ATOMIC),
+            f("-X", "--vector", true, READ_ATOMIC),
             f("-I", "--inline_size", true, WRITE),
-            f("-o", "--outs", true, READ),
+            f("-o", "--outs", true, READ_ATOMIC),
             f("-g", "--mcg", false, NONE),
             f("-z", "--comm_rdma_cm", false, ALL),
             f("-R", "--rdma_cm", false, ALL),
@@ -139,7 +143,7 @@ final class PerftestFlags {
             f("-H", "--report-histogrm", false, LAT),
             f(null, "--report-histogram", false, NONE),
             f("-U", "--report-unsorted", false, LAT),
-            f("-A", "--atomic_type", true, NONE),
+            f("-A", "--atomic_type", true, ATOMIC),
             f("-O", "--dualport", false, BW),
             f("-l", "--post_list", true, BW),
             f("-D", "--duration", true, ALL),
@@ -169,7 +173,7 @@ final class PerftestFlags {
             f(null, "--report_gbits", false, BW),
             f(null, "--use-srq", false, NONE),
             f(null, "--no_lock", false, ALL),
-            f(null, "--use-null-mr", false, ALL),
+            f(null, "--use-null-mr", false, EnumSet.complementOf(EnumSet.copyOf(ATOMIC))),
             f(null, "--report-both", false, BW),
             f(null, "--reversed", false, BW),
             f(null, "--pkey_index", true, ALL),
@@ -187,7 +191,8 @@ final class PerftestFlags {
             f(null, "--flow_label", true, ALL),
             f(null, "--retry_count", true, ALL),
             f(null, "--dont_xchg_versions", false, ALL),
-            f(null, "--payload_file_path", true, EnumSet.of(Program.WRITE_BW, Program.READ_BW, Program.READ_LAT)),
+            f(null, "--payload_file_path", true, EnumSet.of(Program.WRITE_BW, Program.READ_BW, Program.READ_LAT,
+                    Program.ATOMIC_BW, Program.ATOMIC_LAT)),
             f(null, "--use_cuda", true, ALL),
             f(null, "--use_cuda_bus_id", true, ALL),
             f(null, "--use_cuda_dmabuf", false, ALL),
@@ -299,7 +304,7 @@ final class PerftestFlags {
     }
 
     /**
-     * Gives {@code command} (a test command: write-bw, write-lat, read-bw, read-lat) a hidden option for
+     * Gives {@code command} (a test command: write-bw, ..., atomic-lat) a hidden option for
      * every name of a catalogue flag it does not have, which refuses the flag while parsing.
      */
     static void addRefusals(CommandLine command) {

@@ -79,6 +79,9 @@ final class TestOptionsMixin {
     /** Set by the read commands' -o (0: the device's maximum). */
     int outstandingReads;
 
+    /** Set by the atomic commands' -A (null: perftest's default, FETCH_AND_ADD). */
+    String atomicType;
+
     /** Set by the send commands' -r (null: perftest's default). */
     Integer rxDepth;
 
@@ -104,6 +107,9 @@ final class TestOptionsMixin {
             b.hlogFile(hlogFile);
         }
         b.outstandingReads(outstandingReads);
+        if (atomicType != null) {
+            b.atomicType(io.jperf.options.AtomicType.parse(atomicType));
+        }
         if (rxDepth != null) {
             b.rxDepth(rxDepth);
         }

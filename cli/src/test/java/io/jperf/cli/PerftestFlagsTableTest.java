@@ -41,7 +41,7 @@ class PerftestFlagsTableTest {
             Map.entry("--out_json_file", "x.json"), Map.entry("--tclass", "0"),
             Map.entry("--bind_source_ip", "127.0.0.1"), Map.entry("--pin_cores", "0"), Map.entry("-t", "16"),
             Map.entry("-q", "2"), Map.entry("-Q", "1"), Map.entry("-l", "1"), Map.entry("-w", "1"),
-            Map.entry("-y", "1"));
+            Map.entry("-y", "1"), Map.entry("-A", "CMP_AND_SWAP"), Map.entry("-o", "4"));
 
     record Row(List<String> names, boolean takesValue, String writeBw, String writeLat) {
     }
@@ -49,6 +49,9 @@ class PerftestFlagsTableTest {
     static List<Row> rows() throws IOException {
         List<Row> rows = new ArrayList<>();
         for (String line : Files.readAllLines(TABLE)) {
+            if (line.startsWith("## ib_atomic_bw")) {
+                break;
+            }
             Matcher m = ROW.matcher(line);
             if (m.find()) {
                 String flag = m.group(1);
@@ -129,6 +132,57 @@ class PerftestFlagsTableTest {
                 wrong.add(command + " " + spelling + ": exit " + r.exitCode() + ", stderr " + err.strip());
             }
         }
+    }
+
+    /** The rows of the ib_atomic_bw / ib_atomic_lat section: where the atomic programs differ from the write ones. */
+    static List<Row> atomicRows() throws IOException {
+        String text = Files.readString(TABLE);
+        int at = text.indexOf("## ib_atomic_bw and ib_atomic_lat");
+        assertTrue(at > 0, "no atomic section in " + TABLE);
+        List<Row> rows = new ArrayList<>();
+        for (String line : text.substring(at).lines().toList()) {
+            Matcher m = ROW.matcher(line);
+            if (m.find()) {
+                String flag = m.group(1);
+                rows.add(new Row(List.of(flag.replace(" VALUE", "").split(", ")), flag.endsWith(" VALUE"), m.group(2),
+                        m.group(3)));
+            }
+        }
+        return rows;
+    }
+
+    @Test
+    void theAtomicCommandsBehaveAsTheWriteTableSaysExceptTheirOwnRows() throws IOException {
+        Map<String, Row> overrides = new java.util.LinkedHashMap<>();
+        for (Row row : atomicRows()) {
+            overrides.put(String.join(", ", row.names()), row);
+        }
+        assertTrue(overrides.containsKey("-A, --atomic_type"), overrides.keySet().toString());
+        Map<String, Row> write = new java.util.LinkedHashMap<>();
+        for (Row row : rows()) {
+            write.put(String.join(", ", row.names()), row);
+        }
+        List<String> wrong = new ArrayList<>();
+        for (PerftestFlags.Flag flag : PerftestFlags.CATALOGUE) {
+            String key = String.join(", ", flag.names());
+            Row row = overrides.getOrDefault(key, write.get(key));
+            boolean bw = flag.programs().contains(PerftestFlags.Program.ATOMIC_BW);
+            boolean lat = flag.programs().contains(PerftestFlags.Program.ATOMIC_LAT);
+            if (row == null) {
+                if (bw || lat) {
+                    wrong.add(key + ": a flag of the atomic programs in neither table");
+                }
+                continue;
+            }
+            // a flag outside the program's usage may still be one of jperf's shared options (-I): "supported"
+            if (bw != !row.writeBw().equals("—") && !row.writeBw().equals("supported")
+                    || lat != !row.writeLat().equals("—") && !row.writeLat().equals("supported")) {
+                wrong.add(key + ": the table's — does not match the catalogue's programs " + flag.programs());
+            }
+            check(row, "atomic-bw", row.writeBw(), wrong);
+            check(row, "atomic-lat", row.writeLat(), wrong);
+        }
+        assertEquals(List.of(), wrong);
     }
 
     @Test

@@ -35,7 +35,7 @@ class SweepCommandTest {
     @Test
     void invalidOptionsExitTwoNamingTheOption() {
         String[][] cases = {
-            {"write-xx", "sweep: the first argument is the test, one of write-bw, write-lat, read-bw, read-lat, send-bw, send-lat", "sweep", "write-xx", "10.0.0.2"},
+            {"write-xx", "sweep: the first argument is the test, one of write-bw, write-lat, read-bw, read-lat, send-bw, send-lat, atomic-bw, atomic-lat", "sweep", "write-xx", "10.0.0.2"},
             {"PEER", "PEER", "sweep", "write-bw"},
             {"--sizes", "--sizes: '65536' is given twice", "sweep", "write-bw", "p", "--sizes", "64K,65536"},
             {"--sizes", "--sizes: 'x' is not valid", "sweep", "write-bw", "p", "--sizes", "2,x"},

@@ -34,7 +34,9 @@ public final class CompletionStatus {
                     + " (RoCE v2, IPv4-mapped), the route to the peer leaves through the RDMA netdev, and the peer is up";
             case 13 -> "the peer had no receive posted (receiver not ready)";
             case 10 -> "the peer refused the access: remote address or rkey out of the peer's region, or the"
-                    + " region lacks REMOTE_WRITE";
+                    + " region lacks REMOTE_WRITE (REMOTE_READ, REMOTE_ATOMIC for read and atomic tests)";
+            case 9 -> "the peer refused the request as invalid: an atomic at an address not 8-byte aligned or of"
+                    + " other than 8 bytes, or an operation its QP does not allow (no outstanding reads/atomics granted)";
             case 4, 8 -> "a local buffer is outside its registered region, or the lkey is wrong";
             case 1 -> "a message is longer than the posted buffer or the QP's limits";
             case 5 -> "the QP had already gone to the error state; the first error above is the cause";

@@ -33,6 +33,13 @@ public final class WorkRequestList {
             + ibv_send_wr.wr.rdma.remote_addr$offset();
     private static final long RKEY = ibv_send_wr.wr$offset() + ibv_send_wr.wr.rdma$offset()
             + ibv_send_wr.wr.rdma.rkey$offset();
+    /** The atomic member of the union: remote_addr at the same offset as RDMA's, rkey after the operands. */
+    private static final long ATOMIC_RKEY = ibv_send_wr.wr$offset() + ibv_send_wr.wr.atomic$offset()
+            + ibv_send_wr.wr.atomic.rkey$offset();
+    private static final long COMPARE_ADD = ibv_send_wr.wr$offset() + ibv_send_wr.wr.atomic$offset()
+            + ibv_send_wr.wr.atomic.compare_add$offset();
+    private static final long SWAP = ibv_send_wr.wr$offset() + ibv_send_wr.wr.atomic$offset()
+            + ibv_send_wr.wr.atomic.swap$offset();
     private static final long SGE_ADDR = ibv_sge.addr$offset();
     private static final long SGE_LENGTH = ibv_sge.length$offset();
     private static final long SGE_LKEY = ibv_sge.lkey$offset();
@@ -46,14 +53,37 @@ public final class WorkRequestList {
         /** RDMA READ: the remote address is the source, the SGE the destination. */
         RDMA_READ(rdma_h.IBV_WR_RDMA_READ()),
         /** SEND: the SGE is the source; the bytes land in the buffer of the peer's next posted receive. */
-        SEND(rdma_h.IBV_WR_SEND());
+        SEND(rdma_h.IBV_WR_SEND()),
+        /**
+         * Atomic fetch-and-add on the aligned 64-bit word at the remote address ({@code wr.atomic}'s
+         * compare_add is the addend); the word's original value lands in the SGE (8 bytes).
+         */
+        ATOMIC_FETCH_AND_ADD(rdma_h.IBV_WR_ATOMIC_FETCH_AND_ADD()),
+        /**
+         * Atomic compare-and-swap on the aligned 64-bit word at the remote address: if it equals compare_add it
+         * becomes swap; the word's original value lands in the SGE (8 bytes).
+         */
+        ATOMIC_CMP_AND_SWP(rdma_h.IBV_WR_ATOMIC_CMP_AND_SWP());
 
         private final int nativeValue;
 
         Opcode(int nativeValue) {
             this.nativeValue = nativeValue;
         }
+
+        /** Whether the request is an atomic operation ({@code wr.atomic} instead of {@code wr.rdma}). */
+        public boolean isAtomic() {
+            return this == ATOMIC_FETCH_AND_ADD || this == ATOMIC_CMP_AND_SWP;
+        }
     }
+
+    /** The size of an atomic operation's word and of its SGE. */
+    public static final int ATOMIC_SIZE = 8;
+
+    /** perftest's addend ({@code ATOMIC_ADD_VALUE}). */
+    private static final long PERFTEST_ADD_VALUE = 1;
+    /** perftest's swap value ({@code ATOMIC_SWAP_VALUE}); its compare value is 0. */
+    private static final long PERFTEST_SWAP_VALUE = 0;
 
     private final MemorySegment wrs;
     /** {@code wrs}, {@code sges} and {@code badWr} as addresses: the setters and {@link #post} use them directly. */
@@ -81,14 +111,30 @@ public final class WorkRequestList {
 
     /**
      * A list of {@code opcode} requests; the other parameters as for an RDMA WRITE list ({@code localAddr} is
-     * where a READ's bytes land, {@code remoteAddr} where they are read from).
+     * where a READ's bytes land, {@code remoteAddr} where they are read from). An atomic list's requests
+     * start with perftest's operands (fetch-and-add adds 1; compare-and-swap compares with 0 and swaps in 0;
+     * {@link #setCompareAdd} and {@link #setSwap} patch them), its {@code localAddr} receives the original
+     * value and {@code remoteAddr} must be 8-byte aligned.
      *
-     * @throws IllegalArgumentException for an inline READ (a READ has no payload to send)
+     * @throws IllegalArgumentException for an inline READ or atomic (no payload to send), an atomic of other
+     *     than 8 bytes or at an unaligned remote address
      */
     public WorkRequestList(Arena arena, Opcode opcode, int length, long localAddr, int size, int lkey, long remoteAddr,
                            int rkey, boolean inline) {
         if (inline && opcode == Opcode.RDMA_READ) {
             throw new IllegalArgumentException("an RDMA READ cannot be inline");
+        }
+        if (opcode.isAtomic()) {
+            if (inline) {
+                throw new IllegalArgumentException("an atomic operation cannot be inline");
+            }
+            if (size != ATOMIC_SIZE) {
+                throw new IllegalArgumentException("an atomic operation is 8 bytes (got " + size + ")");
+            }
+            if (remoteAddr % ATOMIC_SIZE != 0) {
+                throw new IllegalArgumentException("an atomic operation needs an 8-byte aligned remote address (got 0x"
+                        + Long.toHexString(remoteAddr) + ")");
+            }
         }
         if (length < 1) {
             throw new IllegalArgumentException("a work request list needs at least one entry");
@@ -113,7 +159,14 @@ public final class WorkRequestList {
             wrs.set(ValueLayout.JAVA_INT, wr + OPCODE, opcode.nativeValue);
             wrs.set(ValueLayout.JAVA_INT, wr + SEND_FLAGS, inline ? INLINE : 0);
             wrs.set(ValueLayout.JAVA_LONG, wr + REMOTE_ADDR, remoteAddr);
-            wrs.set(ValueLayout.JAVA_INT, wr + RKEY, rkey);
+            if (opcode.isAtomic()) {
+                wrs.set(ValueLayout.JAVA_INT, wr + ATOMIC_RKEY, rkey);
+                wrs.set(ValueLayout.JAVA_LONG, wr + COMPARE_ADD,
+                        opcode == Opcode.ATOMIC_FETCH_AND_ADD ? PERFTEST_ADD_VALUE : 0);
+                wrs.set(ValueLayout.JAVA_LONG, wr + SWAP, PERFTEST_SWAP_VALUE);
+            } else {
+                wrs.set(ValueLayout.JAVA_INT, wr + RKEY, rkey);
+            }
         }
     }
 
@@ -140,6 +193,16 @@ public final class WorkRequestList {
 
     public void setRemoteAddress(int i, long remoteAddr) {
         RawMemory.putLong(wr(i) + REMOTE_ADDR, remoteAddr);
+    }
+
+    /** Entry {@code i}'s compare_add operand: the addend of a fetch-and-add, the compare value of a compare-and-swap. */
+    public void setCompareAdd(int i, long value) {
+        RawMemory.putLong(wr(i) + COMPARE_ADD, value);
+    }
+
+    /** Entry {@code i}'s swap operand (compare-and-swap). */
+    public void setSwap(int i, long value) {
+        RawMemory.putLong(wr(i) + SWAP, value);
     }
 
     public void setLocalAddress(int i, long localAddr) {

@@ -61,6 +61,7 @@ final class BandwidthMeasurement implements Measurement {
             listener.bandwidth(result);
             return new Outcome(List.of(result), List.of());
         }
+        Measurement.requireAtomicAlignment(options, remote);
         List<BandwidthResult> results = new ArrayList<>();
         try (Arena arena = Arena.ofConfined()) {
             int numQps = endpoint.qps().size();
@@ -71,7 +72,7 @@ final class BandwidthMeasurement implements Measurement {
                 QueuePair qp = endpoint.qps().get(q);
                 postFns[q] = qp.postSendFunction();
                 qps[q] = qp.handle();
-                lists[q] = new WorkRequestList(arena, Measurement.opcode(options.kind().verb()), options.postList(),
+                lists[q] = new WorkRequestList(arena, Measurement.opcode(options), options.postList(),
                         endpoint.sendAddress(q),
                         (int) options.size(), endpoint.lkey(), remote.get(q).vaddr(), remote.get(q).rkey(), false);
             }

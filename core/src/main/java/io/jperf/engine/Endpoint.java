@@ -119,8 +119,7 @@ final class Endpoint implements AutoCloseable {
         long slice = alignUp(Math.max(options.maxMessageSize(), PAGE), PAGE);
         int numQps = options.numQps();
         ProtectionDomain pd = ctx.allocateProtectionDomain();
-        MemoryRegion mr = pd.allocateAndRegister(slice * 2 * numQps, PAGE,
-                EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE, Access.REMOTE_READ));
+        MemoryRegion mr = pd.allocateAndRegister(slice * 2 * numQps, PAGE, regionAccess(options));
         // one CQ for both queues: a SEND test's receive completions land next to the send completions
         CompletionQueue cq = ctx.createCompletionQueue(Math.max(16, (sendDepth(options) + receiveDepth(options))
                 * numQps), null);
@@ -129,6 +128,15 @@ final class Endpoint implements AutoCloseable {
             psns[q] = PSN_SOURCE.nextInt() & 0xffffff;
         }
         return new Endpoint(options, ctx, port, gid, inline, reads, slice, pd, mr, cq, psns);
+    }
+
+    /** What the peer may do to the buffer: write and read, and atomics in atomic tests (perftest's flags). */
+    private static Set<Access> regionAccess(TestOptions options) {
+        Set<Access> access = EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE, Access.REMOTE_READ);
+        if (options.kind().verb().isAtomic()) {
+            access.add(Access.REMOTE_ATOMIC);
+        }
+        return access;
     }
 
     private static int sendDepth(TestOptions options) {
@@ -168,7 +176,7 @@ final class Endpoint implements AutoCloseable {
 
     private void createQueuePairs() {
         Set<Access> remote = qpType() == QpType.RC
-                ? EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE, Access.REMOTE_READ)
+                ? regionAccess(options)
                 : EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE);
         for (int q = 0; q < options.numQps(); q++) {
             QueuePair qp = pd.createQueuePair(qpType(), cq, cq, capabilities());

@@ -58,6 +58,7 @@ final class LatencyMeasurement implements Measurement {
             handshake.finish(null, requesterWait());
             return new Outcome(List.of(), List.of());
         }
+        Measurement.requireAtomicAlignment(options, remote);
         List<LatencyResult> results = new ArrayList<>();
         LatencyHistogramLog hlog = new LatencyHistogramLog(Instant.now(), "jperf " + options.kind().commandName()
                 + (options.kind().verb().latencyIsPingPong() ? ": half round-trip latency" : ": round-trip latency"),
@@ -65,7 +66,7 @@ final class LatencyMeasurement implements Measurement {
         try (Arena arena = Arena.ofConfined()) {
             QueuePair qp = endpoint.qps().getFirst();
             KeyMessage peer = remote.getFirst();
-            WorkRequestList write = new WorkRequestList(arena, Measurement.opcode(verb), 1, endpoint.sendAddress(0),
+            WorkRequestList write = new WorkRequestList(arena, Measurement.opcode(options), 1, endpoint.sendAddress(0),
                     (int) options.size(), endpoint.lkey(), peer.vaddr(), peer.rkey(), false);
             int capacity = options.isDuration()
                     ? (int) Math.min(MAX_DURATION_STAMPS, DURATION_STAMPS_PER_SECOND * options.durationSeconds())

@@ -13,13 +13,34 @@ interface Measurement {
 
     Outcome run() throws IOException;
 
-    /** The work request opcode that carries {@code verb}. */
-    static io.jperf.datapath.WorkRequestList.Opcode opcode(io.jperf.options.Verb verb) {
-        return switch (verb) {
+    /** The work request opcode of the test's verb (for ATOMIC: of its {@code -A} operation). */
+    static io.jperf.datapath.WorkRequestList.Opcode opcode(io.jperf.options.TestOptions options) {
+        return switch (options.kind().verb()) {
             case WRITE -> io.jperf.datapath.WorkRequestList.Opcode.RDMA_WRITE;
             case READ -> io.jperf.datapath.WorkRequestList.Opcode.RDMA_READ;
             case SEND -> io.jperf.datapath.WorkRequestList.Opcode.SEND;
+            case ATOMIC -> options.atomicType() == io.jperf.options.AtomicType.CMP_AND_SWAP
+                    ? io.jperf.datapath.WorkRequestList.Opcode.ATOMIC_CMP_AND_SWP
+                    : io.jperf.datapath.WorkRequestList.Opcode.ATOMIC_FETCH_AND_ADD;
         };
+    }
+
+    /**
+     * Refuses a peer buffer that atomics cannot target: an atomic operation works on an aligned 64-bit word, and
+     * a misaligned remote address fails every request with a completion error.
+     */
+    static void requireAtomicAlignment(io.jperf.options.TestOptions options,
+                                       List<io.jperf.wire.KeyMessage> remote) {
+        if (!options.kind().verb().isAtomic()) {
+            return;
+        }
+        for (io.jperf.wire.KeyMessage k : remote) {
+            if (k.vaddr() % io.jperf.options.Verb.ATOMIC_SIZE != 0) {
+                throw new TestFailedException("the peer's buffer address 0x" + Long.toHexString(k.vaddr())
+                        + " is not 8-byte aligned: atomic operations need an aligned 64-bit word (check the peer's"
+                        + " build; perftest and jperf align their buffers to the page)");
+            }
+        }
     }
 
     /** Turns a failed loop into an exception that says what happened and what to check. */

@@ -18,8 +18,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * The embeddable test of any {@link io.jperf.options.TestKind}: RDMA WRITE or READ bandwidth or latency
- * ({@code ib_write_bw}, {@code ib_read_lat}, ...) against a peer that is jperf or perftest (6.06 to 6.29), over perftest's
+ * The embeddable test of any {@link io.jperf.options.TestKind}: RDMA WRITE, READ, SEND or atomic bandwidth or
+ * latency ({@code ib_write_bw}, {@code ib_read_lat}, {@code ib_atomic_bw}, ...) against a peer that is jperf or perftest (6.06 to 6.29), over perftest's
  * out-of-band exchange: TCP, or with {@code -R} (the options' {@code rdmaCm}) its RDMA CM control QP.
  *
  * <pre>{@code

@@ -64,6 +64,9 @@ final class ServeRequest {
         if (o.rxDepth() > 0) {
             f.put("serve.rx_depth", Integer.toString(o.rxDepth()));
         }
+        if (o.atomicType() != null) {
+            f.put("serve.atomic_type", o.atomicType().name());
+        }
         if (o.mtu() != null) {
             f.put("serve.mtu", o.mtu().toString());
         }
@@ -155,6 +158,9 @@ final class ServeRequest {
         }
         if (f.containsKey("serve.tos")) {
             b.tos(intField(f, "serve.tos"));
+        }
+        if (f.containsKey("serve.atomic_type") && kind.verb().isAtomic()) {
+            b.atomicType(enumField(f, "serve.atomic_type", io.jperf.options.AtomicType.class));
         }
         return b;
     }

@@ -313,7 +313,9 @@ final class TestSession {
         }
         ParameterNegotiation ours = new ParameterNegotiation(options.allSizes() ? 1 : 0,
                 options.connection() == io.jperf.options.Connection.UC ? 1 : 0, options.kind().verb().perftestCode(),
-                options.kind().isBandwidth() ? 1 : 0, 0, options.durationSeconds() > 0 ? 1 : 0,
+                options.kind().isBandwidth() ? 1 : 0,
+                options.atomicType() != null ? options.atomicType().perftestCode() : 0,
+                options.durationSeconds() > 0 ? 1 : 0,
                 options.reportGbits() ? 0 : 1,
                 options.allSizes() ? ParameterNegotiation.ALL_SIZES_MAX : options.size(),
                 options.durationSeconds() > 0 ? 0 : options.iterations(), options.numQps(),

@@ -52,6 +52,8 @@ final class OptionsValidator {
                 "-c/--connection: " + program + " supports RC only (UC is available in ib_write_bw)");
         require(kind.verb() != Verb.READ || connection == Connection.RC,
                 "-c/--connection: " + program + " supports RC only: UC has no RDMA READ");
+        require(kind.verb() != Verb.ATOMIC || connection == Connection.RC,
+                "-c/--connection: " + program + " supports RC only: UC has no atomic operations");
         require(kind.verb() != Verb.SEND || connection == Connection.RC,
                 "-c/--connection: jperf runs " + program + " over RC only (perftest's UC and UD send tests are"
                         + " not implemented)");
@@ -95,7 +97,7 @@ final class OptionsValidator {
         require(verb.inlineAllowed() || !inlineSizeExplicit || inlineSize == 0, "-I/--inline_size: "
                 + verb.displayName() + " carries no payload to send inline (" + kind.perftestName() + ")");
         require(outstandingReads == 0 || verb.usesOutstandingReads(), "-o/--outs: outstanding reads apply to"
-                + " read tests, not to " + kind.perftestName());
+                + " read and atomic tests, not to " + kind.perftestName());
         requireRange("-o/--outs", outstandingReads, 0, MAX_OUTSTANDING_READS);
     }
 
@@ -110,6 +112,23 @@ final class OptionsValidator {
         require(!bidirectional, "-b/--bidirectional: jperf runs " + kind.perftestName()
                 + " unidirectional only (the client sends, the server receives); bidirectional SEND is not"
                 + " implemented yet");
+    }
+
+    /**
+     * The checks of atomic tests: one 8-byte message size (perftest refuses any other: "Message size cannot be
+     * changed for Atomic tests"), and an operation exactly when the kind is atomic.
+     */
+    static void validateAtomic(TestKind kind, long size, boolean allSizes, AtomicType atomicType) {
+        if (!kind.verb().isAtomic()) {
+            require(atomicType == null, "-A/--atomic_type: the atomic operation applies to atomic tests"
+                    + " (ib_atomic_bw, ib_atomic_lat), not to " + kind.perftestName());
+            return;
+        }
+        require(atomicType != null, "-A/--atomic_type: " + kind.perftestName() + " needs an atomic operation");
+        require(!allSizes, "-a/--all: the message size cannot be changed for atomic tests: " + kind.perftestName()
+                + " runs 8-byte messages only");
+        require(size == Verb.ATOMIC_SIZE, "-s/--size: the message size cannot be changed for atomic tests: "
+                + kind.perftestName() + " runs 8-byte messages only (got " + size + ")");
     }
 
     /** The largest {@code -o}: the 8-bit {@code max_rd_atomic} of {@code ibv_modify_qp}. */

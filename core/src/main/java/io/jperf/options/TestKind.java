@@ -17,7 +17,14 @@ public enum TestKind {
     /** {@code ib_send_bw}: streaming SEND bandwidth; the server receives, measures and reports. */
     SEND_BW("ib_send_bw", Verb.SEND, true, 65536, 1000, 128, 0),
     /** {@code ib_send_lat}: SEND ping-pong latency (the client sends first). */
-    SEND_LAT("ib_send_lat", Verb.SEND, false, 2, 1000, 1, 236);
+    SEND_LAT("ib_send_lat", Verb.SEND, false, 2, 1000, 1, 236),
+    /**
+     * {@code ib_atomic_bw}: streaming atomic bandwidth (the client's fetch-and-adds or compare-and-swaps on the
+     * server's buffer, 8-byte messages).
+     */
+    ATOMIC_BW("ib_atomic_bw", Verb.ATOMIC, true, Verb.ATOMIC_SIZE, 1000, 128, 0),
+    /** {@code ib_atomic_lat}: atomic latency, one operation at a time (full round trips). */
+    ATOMIC_LAT("ib_atomic_lat", Verb.ATOMIC, false, Verb.ATOMIC_SIZE, 1000, 1, 0);
 
     private final String perftestName;
     private final Verb verb;
@@ -68,7 +75,7 @@ public enum TestKind {
 
     /**
      * {@code -I} default; for write latency perftest uses 220 only on NICs it recognises, 0 otherwise;
-     * READ carries no payload, so 0.
+     * READ and ATOMIC carry no payload, so 0.
      */
     public int defaultInlineSize() {
         return defaultInlineSize;

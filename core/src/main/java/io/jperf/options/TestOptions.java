@@ -56,6 +56,8 @@ import java.util.Objects;
  * @param noPeak {@code -N}: do not measure the peak bandwidth (bandwidth tests)
  * @param margin {@code -f}: the {@code -D} warm-up and cool-down margin in seconds; -1 (perftest's default)
  *     means a quarter of the duration
+ * @param atomicType {@code -A/--atomic_type}: the operation of an atomic test (perftest's default
+ *     {@link AtomicType#FETCH_AND_ADD}); null for the other kinds
  */
 public record TestOptions(
         TestKind kind,
@@ -94,7 +96,8 @@ public record TestOptions(
         int outstandingReads,
         int rxDepth,
         boolean noPeak,
-        int margin) {
+        int margin,
+        AtomicType atomicType) {
 
     /** perftest's default control port. */
     public static final int DEFAULT_PORT = 18515;
@@ -132,6 +135,7 @@ public record TestOptions(
                 outputMode, json, jsonFile, bindSourceIp, loopback);
         OptionsValidator.validateVerb(kind, inlineSize, inlineSizeExplicit, outstandingReads);
         OptionsValidator.validateReceives(kind, bidirectional, rxDepth);
+        OptionsValidator.validateAtomic(kind, size, allSizes, atomicType);
         if (margin != -1) {
             if (durationSeconds == 0) {
                 throw new OptionsException("-f/--margin applies to -D/--duration runs only");
@@ -157,7 +161,8 @@ public record TestOptions(
                 .gidIndex(gidIndex).serviceLevel(serviceLevel).trafficClass(trafficClass)
                 .qpTimeout(qpTimeout).rdmaCm(rdmaCm).tos(tos).reportGbits(reportGbits)
                 .outputMode(outputMode).csvFile(csvFile).hlogFile(hlogFile).bindSourceIp(bindSourceIp)
-                .loopback(loopback).outstandingReads(outstandingReads).noPeak(noPeak).margin(margin);
+                .loopback(loopback).outstandingReads(outstandingReads).noPeak(noPeak).margin(margin)
+                .atomicType(atomicType);
         b.txDepth = txDepth;
         if (rxDepth > 0) {
             b.rxDepth = rxDepth;
@@ -236,6 +241,9 @@ public record TestOptions(
         p.put("-s/--size", allSizes ? "all (-a)" : Long.toString(size));
         p.put("-R/--rdma_cm", Boolean.toString(rdmaCm));
         p.put("--report_gbits", Boolean.toString(reportGbits));
+        if (atomicType != null) {
+            p.put("-A/--atomic_type", atomicType.name());
+        }
         return p;
     }
 
@@ -308,6 +316,7 @@ public record TestOptions(
         private Integer rxDepth;
         private boolean noPeak;
         private int margin = -1;
+        private AtomicType atomicType;
 
         private Builder(TestKind kind) {
             this.kind = Objects.requireNonNull(kind, "kind");
@@ -502,6 +511,15 @@ public record TestOptions(
         }
 
         /**
+         * {@code -A/--atomic_type}: the operation of an atomic test; null (the default) means perftest's
+         * {@link AtomicType#FETCH_AND_ADD} for atomic kinds, and the other kinds refuse any other value.
+         */
+        public Builder atomicType(AtomicType v) {
+            atomicType = v;
+            return this;
+        }
+
+        /**
          * {@code -r/--rx-depth}: receive work requests kept posted per QP (send tests; perftest's 512 by
          * default, capped at {@code -n} and rounded up to even as perftest does).
          */
@@ -551,13 +569,20 @@ public record TestOptions(
                 throw new OptionsException("-r/--rx-depth: receive queues are only used by send tests, not by "
                         + kind.perftestName());
             }
+            AtomicType effAtomic = atomicType;
+            if (kind.verb().isAtomic()) {
+                effAtomic = atomicType != null ? atomicType : AtomicType.FETCH_AND_ADD;
+            } else if (atomicType != null) {
+                throw new OptionsException("-A/--atomic_type: the atomic operation applies to atomic tests"
+                        + " (ib_atomic_bw, ib_atomic_lat), not to " + kind.perftestName());
+            }
             boolean inlineExplicit = inlineSize != null;
             int effInline = inlineExplicit ? inlineSize : kind.defaultInlineSize();
             return new TestOptions(kind, connection, serverHost, port, device, ibPort, effSize, allSizes,
                     effIters, durationSeconds, numQps, bidirectional, effTx, postList, effCq, cqExplicit,
                     effInline, inlineExplicit, mtu, gidIndex, serviceLevel, trafficClass, qpTimeout, rdmaCm,
                     tos, reportGbits, outputMode, jsonFile != null, jsonFile, csvFile, hlogFile, bindSourceIp,
-                    loopback, outstandingReads, effRx, noPeak, margin);
+                    loopback, outstandingReads, effRx, noPeak, margin, effAtomic);
         }
     }
 }

@@ -15,6 +15,13 @@ public enum Verb {
     /** RDMA READ: one-sided; the latency test is the client's reads alone (the server's CPU is idle). */
     READ("RDMA_Read", "RDMA READ", 4, false, true, false, 0),
     /**
+     * ATOMIC: one-sided like READ (fetch-and-add or compare-and-swap on one 64-bit word of the responder's
+     * buffer, {@link AtomicType}; the original value comes back into the requester's buffer); 8-byte
+     * messages only, outstanding atomics from {@code -o} as READ's, and the latency test is the client's
+     * operations alone.
+     */
+    ATOMIC("Atomic", "ATOMIC", 5, false, true, false, 0),
+    /**
      * SEND: two-sided. The receiving end posts receive work requests up front ({@code -r/--rx-depth}),
      * polls their completions and re-posts them, so the server of a bandwidth test is active and measures
      * (and reports) what it received; the latency test is a ping-pong of sends in which the client sends
@@ -41,7 +48,7 @@ public enum Verb {
         this.knownNicLatencyInline = knownNicLatencyInline;
     }
 
-    /** perftest's {@code VerbType} value (its parameter negotiation sends it): SEND 0, WRITE 2, READ 4. */
+    /** perftest's {@code VerbType} value (its parameter negotiation sends it): SEND 0, WRITE 2, READ 4, ATOMIC 5. */
     public int perftestCode() {
         return perftestCode;
     }
@@ -93,8 +100,9 @@ public enum Verb {
     }
 
     /**
-     * Whether the QPs need RDMA READ resources: the requester's outstanding reads and the responder's
-     * resources ({@code -o}; perftest sets both from the device's {@code max_qp_rd_atom} by default).
+     * Whether the QPs need RDMA READ/atomic resources: the requester's outstanding reads and the responder's
+     * resources ({@code -o}; perftest sets both from the device's {@code max_qp_rd_atom} by default; READ and
+     * ATOMIC).
      */
     public boolean usesOutstandingReads() {
         return outstandingReads;
@@ -105,6 +113,18 @@ public enum Verb {
      * client does (each request's completion is the round trip, reported whole).
      */
     public boolean latencyIsPingPong() {
-        return this != READ;
+        return this != READ && this != ATOMIC;
     }
+
+    /**
+     * Whether the requests are atomic operations: the responder grants remote atomic access (memory region and
+     * QP), every message is one aligned 64-bit word ({@link #ATOMIC_SIZE} bytes) and {@code -A} chooses the
+     * operation.
+     */
+    public boolean isAtomic() {
+        return this == ATOMIC;
+    }
+
+    /** The size of every atomic message: one 64-bit word (perftest's {@code DEF_SIZE_ATOMIC}). */
+    public static final int ATOMIC_SIZE = 8;
 }

@@ -175,8 +175,11 @@ public final class JsonReport {
             }
             w.field("report_gbits", o.reportGbits())
                     .field("bind_source_ip", o.bindSourceIp())
-                    .field("rx_depth", o.rxDepth())
-                    .endObject();
+                    .field("rx_depth", o.rxDepth());
+            if (o.atomicType() != null) {
+                w.field("atomic_type", o.atomicType().name());
+            }
+            w.endObject();
         }
 
         private void writeHeader(JsonWriter w) {

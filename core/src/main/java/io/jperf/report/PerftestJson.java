@@ -56,9 +56,10 @@ public final class PerftestJson {
             }
             bandwidth(w, options.outputMode(), bandwidth.getLast());
         } else if (!options.kind().verb().latencyIsPingPong() && options.isServer()) {
-            // an ib_read_lat server measures nothing: its results stay empty, as perftest's
+            // an ib_read_lat or ib_atomic_lat server measures nothing: its results stay empty, as perftest's
             if (!latency.isEmpty()) {
-                throw new IllegalArgumentException("a read-lat server has no latency results");
+                throw new IllegalArgumentException("a " + options.kind().commandName()
+                        + " server has no latency results");
             }
         } else {
             if (latency.isEmpty()) {
@@ -74,7 +75,7 @@ public final class PerftestJson {
      * {@code RDMA_Read_Latency_Test}, ...
      */
     static String testName(TestHeader h) {
-        String verb = h.kind().verb().perftestTitle();
+        String verb = h.operation().replace(' ', '_');
         if (!h.kind().isBandwidth()) {
             return verb + "_Latency_Test";
         }

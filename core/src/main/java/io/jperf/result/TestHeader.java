@@ -1,5 +1,6 @@
 package io.jperf.result;
 
+import io.jperf.options.AtomicType;
 import io.jperf.options.Connection;
 import io.jperf.options.TestKind;
 import io.jperf.options.TestOptions;
@@ -34,12 +35,13 @@ import java.util.Objects;
  *     for READ)
  * @param rxDepth the receive work requests kept posted per QP (send tests; perftest prints them on the
  *     receiving end), 0 for verbs without receives
+ * @param atomicType the operation of an atomic test (perftest names it in the title), null for the other verbs
  */
 public record TestHeader(TestKind kind, boolean bidirectional, int postList, boolean server, String device,
                          int numQps, String transport, Connection connection, boolean usingSrq,
                          String pcieRelaxedOrdering, boolean wrApi, int txDepth, int cqModeration,
                          int mtuBytes, LinkType linkType, int gidIndex, int maxInlineBytes, boolean rdmaCm,
-                         Integer tos, int outstandingReads, int rxDepth) {
+                         Integer tos, int outstandingReads, int rxDepth, AtomicType atomicType) {
 
     public TestHeader {
         Objects.requireNonNull(kind, "kind");
@@ -58,7 +60,7 @@ public record TestHeader(TestKind kind, boolean bidirectional, int postList, boo
                       Integer tos) {
         this(kind, bidirectional, postList, server, device, numQps, transport, connection, usingSrq,
                 pcieRelaxedOrdering, wrApi, txDepth, cqModeration, mtuBytes, linkType, gidIndex, maxInlineBytes,
-                rdmaCm, tos, 1, 0);
+                rdmaCm, tos, 1, 0, null);
     }
 
     /**
@@ -82,7 +84,7 @@ public record TestHeader(TestKind kind, boolean bidirectional, int postList, boo
         return new TestHeader(options.kind(), options.bidirectional(), options.postList(), options.isServer(),
                 device, options.numQps(), "IB", options.connection(), false, pcieRelaxedOrdering, wrApi,
                 options.txDepth(), options.cqModeration(), mtuBytes, linkType, gidIndex, maxInlineBytes,
-                options.rdmaCm(), options.tos(), outstandingReads, options.rxDepth());
+                options.rdmaCm(), options.tos(), outstandingReads, options.rxDepth(), options.atomicType());
     }
 
     /** Whether perftest prints the {@code RX depth} line: a receiving verb, on the server or with {@code -b}. */
@@ -90,9 +92,18 @@ public record TestHeader(TestKind kind, boolean bidirectional, int postList, boo
         return kind.verb().usesReceives() && (server || bidirectional);
     }
 
-    /** perftest's title, e.g. {@code RDMA_Write Bidirectional BW Test}. */
-    public String title() {
+    /**
+     * The operation as perftest's title names it: the verb's word ({@code RDMA_Write}), and for atomics the
+     * operation after it ({@code Atomic FETCH_AND_ADD}).
+     */
+    public String operation() {
         String verb = kind.verb().perftestTitle();
+        return atomicType == null ? verb : verb + " " + atomicType.name();
+    }
+
+    /** perftest's title, e.g. {@code RDMA_Write Bidirectional BW Test}, {@code Atomic CMP_AND_SWAP Latency Test}. */
+    public String title() {
+        String verb = operation();
         if (!kind.isBandwidth()) {
             return verb + " Latency Test";
         }

@@ -69,6 +69,16 @@ class ServeRequestTest {
     }
 
     @Test
+    void anAtomicRequestCarriesItsOperationToTheServer() {
+        TestOptions client = TestOptions.builder(TestKind.ATOMIC_LAT)
+                .atomicType(io.jperf.options.AtomicType.CMP_AND_SWAP).serverHost("h").build();
+        TestOptions served = ServeRequest.apply(ServeRequest.fields(client, null), SERVER).build();
+        assertEquals(TestKind.ATOMIC_LAT, served.kind());
+        assertEquals(io.jperf.options.AtomicType.CMP_AND_SWAP, served.atomicType());
+        assertEquals(java.util.List.of(), served.symmetricMismatches(client));
+    }
+
+    @Test
     void aBrokenOrHostileRequestIsRefusedNamingTheField() {
         Map<String, String> fields = new LinkedHashMap<>(ServeRequest.fields(
                 TestOptions.builder(TestKind.WRITE_BW).serverHost("h").build(), null));
@@ -85,9 +95,9 @@ class ServeRequestTest {
         assertTrue(e.getMessage().contains("serve.kind"), e.getMessage());
 
         Map<String, String> badKind = new LinkedHashMap<>(fields);
-        badKind.put("serve.kind", "ATOMIC_BW");
+        badKind.put("serve.kind", "ATOMIC_RATE");
         e = assertThrows(OptionsException.class, () -> ServeRequest.apply(badKind, SERVER));
-        assertTrue(e.getMessage().contains("ATOMIC_BW"), e.getMessage());
+        assertTrue(e.getMessage().contains("ATOMIC_RATE"), e.getMessage());
     }
 
     @Test

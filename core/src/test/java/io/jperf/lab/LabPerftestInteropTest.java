@@ -32,7 +32,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 /**
  * The interop matrix on real rxe devices: jperf against itself, Debian's perftest 6.06 and upstream
  * perftest 6.28 and 6.29, as server and as client, write-bw and write-lat (read and send kinds against
- * jperf, 6.06 and 6.29), over TCP and with {@code -R}, plus {@code -a}, {@code -q 2}, {@code -b}, {@code --bind_source_ip} and {@code -T} rows, and
+ * jperf, 6.06 and 6.29; atomic kinds against jperf and 6.06, also run alone by {@link LabAtomicTest}), over TCP and with {@code -R}, plus {@code -a}, {@code -q 2}, {@code -b}, {@code --bind_source_ip} and {@code -T} rows, and
  * the pairs whose modes differ, which both ends must name within seconds. jperf runs in this JVM; perftest
  * runs as a process. Every cell asserts both ends' exit and a sane result; the table is printed at the end
  * and written to {@code $LAB_RESULTS/interop-matrix.txt}. Upstream perftest comes from {@code $LAB_PERFTEST}
@@ -51,7 +51,7 @@ class LabPerftestInteropTest {
     /** perftest's own clock estimate failed (its get_cpu_mhz regression): its latencies are then all "inf". */
     private static final Pattern CLOCK_ESTIMATE_FAILED = Pattern.compile("Correlation coefficient r\\^2: \\S+ < 0\\.9");
     private static final Pattern UNTIMED_RESULT_LINE = Pattern.compile("(?m)^\\s*\\d+\\s+" + ITERS + "\\s+inf\\s");
-    private static final List<String> TABLE = new ArrayList<>();
+    static final List<String> TABLE = new ArrayList<>();
     private static String serverIp;
     private static String clientIp;
     private static int serverGid;
@@ -116,7 +116,12 @@ class LabPerftestInteropTest {
 
     @AfterAll
     static void printTheMatrix() throws IOException {
-        StringBuilder sb = new StringBuilder("\nInterop matrix (lab, rxe0 server <- rxe1 client, ").append(ITERS)
+        printTable("Interop matrix", "interop-matrix.txt");
+    }
+
+    /** Prints {@link #TABLE} and writes it to {@code $LAB_RESULTS/file}. */
+    static void printTable(String title, String file) throws IOException {
+        StringBuilder sb = new StringBuilder("\n" + title + " (lab, rxe0 server <- rxe1 client, ").append(ITERS)
                 .append(" iterations):\n");
         sb.append(String.format(Locale.ROOT, "| %-9s | %-16s | %-6s | %-6s | %-24s | %-4s | %6s | %s%n", "test", "mode",
                 "server", "client", "flags", "ok", "secs", "result"));
@@ -125,7 +130,7 @@ class LabPerftestInteropTest {
         System.out.println(sb);
         String results = System.getenv("LAB_RESULTS");
         if (results != null) {
-            Files.writeString(Path.of(results, "interop-matrix.txt"), sb.toString());
+            Files.writeString(Path.of(results, file), sb.toString());
         }
     }
 
@@ -178,6 +183,7 @@ class LabPerftestInteropTest {
             cells.add(new Cell(TestKind.SEND_BW, p, Peer.JPERF, false, false, List.of("-a"), false));
             cells.add(new Cell(TestKind.SEND_BW, Peer.JPERF, p, true, true, List.of("-q", "2"), false));
         }
+        cells.addAll(atomicCells());
         // -Djperf.lab.interop.kinds=send-bw,send-lat runs only those kinds' cells (all by default)
         String only = System.getProperty("jperf.lab.interop.kinds", "");
         List<String> kinds = only.isBlank() ? List.of() : List.of(only.split(","));
@@ -185,7 +191,23 @@ class LabPerftestInteropTest {
                 .map(c -> DynamicTest.dynamicTest(c.name(), () -> run(c)));
     }
 
-    private void run(Cell cell) throws Exception {
+    /**
+     * The atomic kinds' cells: atomic-bw and atomic-lat against jperf and Debian's 6.06 (ib_atomic_bw,
+     * ib_atomic_lat), jperf on either end, over TCP and with {@code -R}.
+     */
+    static List<Cell> atomicCells() {
+        List<Cell> cells = new ArrayList<>();
+        for (TestKind kind : List.of(TestKind.ATOMIC_BW, TestKind.ATOMIC_LAT)) {
+            for (boolean cm : List.of(false, true)) {
+                cells.add(new Cell(kind, Peer.JPERF, Peer.JPERF, cm, cm, List.of(), false));
+                cells.add(new Cell(kind, Peer.JPERF, Peer.P606, cm, cm, List.of(), false));
+                cells.add(new Cell(kind, Peer.P606, Peer.JPERF, cm, cm, List.of(), false));
+            }
+        }
+        return cells;
+    }
+
+    void run(Cell cell) throws Exception {
         long t0 = System.nanoTime();
         String outcome = "FAIL";
         String detail = "";
@@ -304,10 +326,10 @@ class LabPerftestInteropTest {
     }
 
     private static String checkJperf(Cell cell, PerfTestResult r, boolean client) {
-        if (!client && cell.kind() == TestKind.READ_LAT) {
-            assertEquals(List.of(), r.latency(), "an ib_read_lat server measures nothing, as perftest's");
+        if (!client && !cell.kind().isBandwidth() && !cell.kind().verb().latencyIsPingPong()) {
+            assertEquals(List.of(), r.latency(), "an ib_read_lat/ib_atomic_lat server measures nothing, as perftest's");
             assertTrue(r.peerVersion() != null && !r.peerVersion().isEmpty(), "the peer's version is known");
-            return "server waited for the client's reads, peer " + r.peerVersion();
+            return "server waited for the client's requests, peer " + r.peerVersion();
         }
         if (cell.kind().isBandwidth()) {
             assertTrue(!r.bandwidth().isEmpty() && r.bandwidth().stream().allMatch(b -> b.average() > 0),

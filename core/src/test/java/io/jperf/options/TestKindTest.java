@@ -26,7 +26,9 @@ class TestKindTest {
         assertEquals(Optional.of(TestKind.WRITE_LAT), TestKind.byName(" IB-WRITE-LAT "));
         assertEquals(Optional.of(TestKind.SEND_BW), TestKind.byName("ib_send_bw"));
         assertEquals(Optional.of(TestKind.SEND_LAT), TestKind.byName("send-lat"));
-        assertEquals(Optional.empty(), TestKind.byName("atomic-bw"), "not a kind yet");
+        assertEquals(Optional.of(TestKind.ATOMIC_BW), TestKind.byName("atomic-bw"));
+        assertEquals(Optional.of(TestKind.ATOMIC_LAT), TestKind.byName("ib_atomic_lat"));
+        assertEquals(Optional.empty(), TestKind.byName("atomic-rate"));
     }
 
     @Test

@@ -86,6 +86,24 @@ class JperfResultSchemaTest {
     }
 
     @Test
+    void atomicResultsMatchTheSchemaWithTheirOperation() {
+        for (io.jperf.options.TestKind kind : List.of(io.jperf.options.TestKind.ATOMIC_LAT,
+                io.jperf.options.TestKind.ATOMIC_BW)) {
+            PerfTestResult w = results(kind.isBandwidth() ? SweepFixtures.bwCollapsed() : SweepFixtures.lat()).getFirst();
+            io.jperf.options.TestOptions o = io.jperf.options.TestOptions.builder(kind)
+                    .atomicType(io.jperf.options.AtomicType.CMP_AND_SWAP)
+                    .serverHost("10.20.0.1").device(w.options().device()).build();
+            PerfTestResult r = new PerfTestResult(o, w.header(), w.local(), w.remote(), w.peerVersion(), w.bandwidth(),
+                    w.latency(), w.path(), w.rdmaCm(), w.warnings());
+            String json = r.toJson(RUN);
+            assertTrue(json.contains("\"" + kind.perftestName() + "\"")
+                    && json.contains("\"atomic_type\": \"CMP_AND_SWAP\""), json);
+            assertEquals(List.of(), schema.validate(json, InputFormat.JSON).stream().map(Error::toString).toList(),
+                    json);
+        }
+    }
+
+    @Test
     void theSchemaRefusesWhatItDoesNotDescribe() {
         PerfTestResult r = results(SweepFixtures.lat()).getFirst();
         String json = r.toJson(RUN);

@@ -144,6 +144,22 @@ class PerftestJsonTest {
     }
 
     @Test
+    void atomicTestsNameTheirOperationAndTheirOutstandingReads() {
+        TestOptions client = TestOptions.builder(TestKind.ATOMIC_BW).serverHost("h").build();
+        TestHeader h = TestHeader.of(client, "rxe0", 1024, LinkType.ETHERNET, 1, 0, "ON", true, 16);
+        BandwidthResult bw8 = new BandwidthResult(8, 1000, 3.5, 3.25, 0.425984, BandwidthResult.Unit.MIB_PER_SEC);
+        Map<String, Object> info = section(PerftestJson.of(client, h, List.of(bw8), List.of()), "test_info");
+        assertEquals("Atomic_FETCH_AND_ADD_BW_Test", info.get("test"), "perftest's testsStr, then atomicTypesStr");
+        assertEquals(16L, ((Number) info.get("Outstand_reads")).longValue());
+        TestOptions lat = TestOptions.builder(TestKind.ATOMIC_LAT).serverHost("h")
+                .atomicType(io.jperf.options.AtomicType.CMP_AND_SWAP).build();
+        TestHeader lh = TestHeader.of(lat, "rxe0", 1024, LinkType.ETHERNET, 1, 0, "ON", true, 16);
+        LatencyResult lat8 = new LatencyResult(8, 1000, 6.381, 28.937, 7.42, 7.7168, 0.8162, 12.02, 20.405);
+        assertEquals("Atomic_CMP_AND_SWAP_Latency_Test",
+                section(PerftestJson.of(lat, lh, List.of(), List.of(lat8)), "test_info").get("test"));
+    }
+
+    @Test
     void sendTestsAreNamedSendAndTheReceivingEndShowsItsRxDepth() {
         TestOptions server = TestOptions.builder(TestKind.SEND_BW).build();
         TestHeader sh = TestHeader.of(server, "rxe0", 1024, LinkType.ETHERNET, 1, 0, "ON", true);

@@ -163,6 +163,35 @@ class PerftestTextReportTest {
     }
 
     @Test
+    void atomicHeadersNameTheOperationAsPerftestsTitleDoesAndPrintOutstandingReads() {
+        TestOptions o = TestOptions.builder(TestKind.ATOMIC_BW).serverHost("10.0.0.1").build();
+        TestHeader h = TestHeader.of(o, "rxe0", 1024, LinkType.ETHERNET, 1, 0, "OFF", false, 16);
+        assertEquals(DASHES
+                + "                    Atomic FETCH_AND_ADD BW Test\n"
+                + " Dual-port       : OFF\t\tDevice         : rxe0\n"
+                + " Number of qps   : 1\t\tTransport type : IB\n"
+                + " Connection type : RC\t\tUsing SRQ      : OFF\n"
+                + " PCIe relax order: OFF\n"
+                + " ibv_wr* API     : OFF\n"
+                + " TX depth        : 128\n"
+                + " CQ Moderation   : 100\n"
+                + " Mtu             : 1024[B]\n"
+                + " Link type       : Ethernet\n"
+                + " GID index       : 1\n"
+                + " Outstand reads  : 16\n"
+                + " rdma_cm QPs\t : OFF\n"
+                + " Data ex. method : Ethernet\n"
+                + DASHES, report.header(h));
+        TestOptions cas = TestOptions.builder(TestKind.ATOMIC_LAT)
+                .atomicType(io.jperf.options.AtomicType.CMP_AND_SWAP).build();
+        TestHeader lat = TestHeader.of(cas, "rxe0", 1024, LinkType.ETHERNET, 1, 0, "OFF", false, 16);
+        assertTrue(report.header(lat).contains("  Atomic CMP_AND_SWAP Latency Test\n"), report.header(lat));
+        TestOptions bidi = TestOptions.builder(TestKind.ATOMIC_BW).serverHost("h").bidirectional(true).build();
+        assertEquals("Atomic FETCH_AND_ADD Bidirectional BW Test",
+                TestHeader.of(bidi, "rxe0", 1024, LinkType.ETHERNET, 1, 0, "OFF", false, 16).title());
+    }
+
+    @Test
     void sendServerHeaderIsPerftestsWithItsRxDepth() {
         TestOptions o = TestOptions.builder(TestKind.SEND_BW).iterations(200).build();
         TestHeader h = TestHeader.of(o, "rxe0", 1024, LinkType.ETHERNET, 1, 0, "OFF", false);

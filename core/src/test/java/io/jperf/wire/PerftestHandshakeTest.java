@@ -153,6 +153,40 @@ class PerftestHandshakeTest {
         assertEquals(3, o[0].preamble().ibvMtu());
     }
 
+    /**
+     * ib_atomic_lat, as ib_read_lat: QP0's keys go twice, and the server, which measures nothing, waits in the
+     * closing exchange until the client's requests are done.
+     */
+    @Test
+    void atomicLatencyServerWaitsInTheClosingExchangeForTheClient() throws Exception {
+        List<KeyMessage> serverKeys = List.of(key(7));
+        List<KeyMessage> clientKeys = List.of(key(8));
+        long[] serverFinishNanos = new long[1];
+        Side side = h -> {
+            boolean server = h.channel().role() == Role.SERVER;
+            List<KeyMessage> mine = server ? serverKeys : clientKeys;
+            var p = h.preamble(4096, 64, 3);
+            var k = h.exchangeQpKeys(mine);
+            var c = h.confirmQpKeys(mine);
+            h.barrier();
+            long t0 = System.nanoTime();
+            if (!server) {
+                Thread.sleep(400); // the client's atomics
+            }
+            h.finish(null, TIMEOUT);
+            if (server) {
+                serverFinishNanos[0] = System.nanoTime() - t0;
+            }
+            return new Outcome(p, k, c, null, null);
+        };
+        Outcome[] o = runBoth(TestOptions.builder(TestKind.ATOMIC_LAT), TestOptions.builder(TestKind.ATOMIC_LAT),
+                side, side);
+        assertEquals(clientKeys, o[0].keys());
+        assertEquals(serverKeys, o[1].confirmed());
+        assertTrue(serverFinishNanos[0] >= TimeUnit.MILLISECONDS.toNanos(300),
+                "the server waited for the client: " + serverFinishNanos[0] + " ns");
+    }
+
     /** The bytes a latency client puts on the wire, as perftest 6.06's ib_write_lat server would read them. */
     @Test
     void latencyClientWireBytesMatchPerftestsSequence() throws Exception {
