@@ -27,7 +27,7 @@ final class TestParameterFlags {
     boolean allSizes;
 
     @Option(names = {"-n", "--iters"}, paramLabel = "N",
-            description = "Iterations per size (default: write-bw 5000, write-lat 1000; at least 5).")
+            description = "Iterations per size (default: 5000 for write-bw, 1000 for every other test, as perftest; at least 5).")
     Integer iterations;
 
     @Option(names = {"-D", "--duration"}, paramLabel = "SECONDS",

@@ -11,7 +11,7 @@ public enum TestKind {
     /** {@code ib_write_lat}: RDMA WRITE ping-pong latency. */
     WRITE_LAT("ib_write_lat", Verb.WRITE, false, 2, 1000, 1, 220),
     /** {@code ib_read_bw}: streaming RDMA READ bandwidth (the client reads the server's buffer). */
-    READ_BW("ib_read_bw", Verb.READ, true, 65536, 5000, 128, 0),
+    READ_BW("ib_read_bw", Verb.READ, true, 65536, 1000, 128, 0),
     /** {@code ib_read_lat}: RDMA READ latency, one read at a time (full round trips). */
     READ_LAT("ib_read_lat", Verb.READ, false, 2, 1000, 1, 0),
     /** {@code ib_send_bw}: streaming SEND bandwidth; the server receives, measures and reports. */

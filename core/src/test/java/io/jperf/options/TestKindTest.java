@@ -40,7 +40,7 @@ class TestKindTest {
         assertEquals(0, TestKind.READ_LAT.defaultInlineSize(), "perftest's 220 is for write latency only");
         TestOptions o = TestOptions.builder(TestKind.READ_BW).build();
         assertEquals(65536, o.size());
-        assertEquals(5000, o.iterations());
+        assertEquals(1000, o.iterations(), "perftest gives 5000 (DEF_ITERS_WB) to write bandwidth only");
         assertEquals(128, o.txDepth());
         assertEquals(0, o.outstandingReads(), "0: the device's maximum, as perftest");
     }
@@ -66,8 +66,10 @@ class TestKindTest {
     @Test
     void aJperfPeerRunningAnotherKindIsAParameterMismatch() {
         TestOptions read = TestOptions.builder(TestKind.READ_BW).build();
-        TestOptions write = TestOptions.builder(TestKind.WRITE_BW).build();
+        TestOptions write = TestOptions.builder(TestKind.WRITE_BW).iterations(1000).build();
         assertEquals(java.util.List.of("test: local ib_read_bw, remote ib_write_bw"), read.symmetricMismatches(write));
+        assertEquals(java.util.List.of("test: local ib_read_bw, remote ib_write_bw", "-n/--iters: local 1000, remote 5000"),
+                read.symmetricMismatches(write.toBuilder().iterations(5000).build()), "each kind's own default -n");
     }
 
     @Test
