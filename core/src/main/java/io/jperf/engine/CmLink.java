@@ -11,6 +11,7 @@ import io.jperf.cm.CmServer;
 import io.jperf.cm.QpResources;
 import io.jperf.cm.QpSetup;
 import io.jperf.options.TestOptions;
+import io.jperf.path.GidChoice;
 import io.jperf.verbs.Context;
 import io.jperf.verbs.GidEntry;
 import io.jperf.verbs.Rdma;
@@ -154,9 +155,8 @@ final class CmLink implements AutoCloseable {
         }
         try (Context ctx = Rdma.open(options.device())) {
             var port = ctx.queryPort(options.ibPort());
-            java.util.Optional<GidEntry> gid = options.gidIndex() >= 0 ? port.gid(options.gidIndex())
-                    : io.jperf.verbs.GidSelection.perftestDefault(port);
-            return gid.flatMap(GidEntry::ipAddress).filter(a -> !a.isLinkLocalAddress()).orElse(null);
+            return GidChoice.of(ctx.deviceName(), port, options.gidIndex()).require()
+                    .flatMap(GidEntry::ipAddress).filter(a -> !a.isLinkLocalAddress()).orElse(null);
         }
     }
 

@@ -2,14 +2,13 @@ package io.jperf.engine;
 
 import io.jperf.options.Connection;
 import io.jperf.options.TestOptions;
+import io.jperf.path.GidChoice;
 import io.jperf.verbs.Access;
 import io.jperf.verbs.AddressVector;
 import io.jperf.verbs.CompletionQueue;
 import io.jperf.verbs.Context;
 import io.jperf.verbs.Gid;
 import io.jperf.verbs.GidEntry;
-import io.jperf.verbs.GidSelection;
-import io.jperf.verbs.LinkLayer;
 import io.jperf.verbs.MemoryRegion;
 import io.jperf.verbs.Mtu;
 import io.jperf.verbs.PortInfo;
@@ -31,7 +30,6 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.stream.Collectors;
 
 /**
  * One side of a test: the device and port, the chosen GID, a protection domain, one
@@ -82,7 +80,7 @@ final class Endpoint implements AutoCloseable {
         Context ctx = Rdma.open(options.device());
         try {
             PortInfo port = activePort(ctx, options.ibPort());
-            Endpoint endpoint = create(options, ctx, port, chooseGid(options, ctx.deviceName(), port));
+            Endpoint endpoint = create(options, ctx, port, GidChoice.of(ctx.deviceName(), port, options.gidIndex()).require());
             endpoint.createQueuePairs();
             return endpoint;
         } catch (RuntimeException e) {
@@ -194,29 +192,6 @@ final class Endpoint implements AutoCloseable {
         for (int q = 0; q < connected.size(); q++) {
             psns[q] = 0;
         }
-    }
-
-    private static Optional<GidEntry> chooseGid(TestOptions options, String device, PortInfo port) {
-        if (options.gidIndex() >= 0) {
-            return Optional.of(port.gid(options.gidIndex()).orElseThrow(() -> new RdmaUnavailableException(
-                    "GID index " + options.gidIndex() + " does not exist on " + device + " port " + port.number()
-                            + "; valid entries: " + describeGids(port) + " (see `jperf devices -d " + device + "`)")));
-        }
-        if (port.linkLayer() != LinkLayer.ETHERNET) {
-            return Optional.empty();
-        }
-        return Optional.of(GidSelection.perftestDefault(port).orElseThrow(() -> new RdmaUnavailableException(
-                device + " port " + port.number() + " has no valid GID: on RoCE the netdev needs an IP address and"
-                        + " must be up (`ip addr` on the RoCE netdev)")));
-    }
-
-    private static String describeGids(PortInfo port) {
-        if (port.gids().isEmpty()) {
-            return "none";
-        }
-        return port.gids().stream()
-                .map(g -> g.index() + "=" + g.type().label() + "/" + g.ipAddress().map(a -> a.getHostAddress()).orElse("-"))
-                .collect(Collectors.joining(", "));
     }
 
     private static int inlineSize(TestOptions options, Context ctx) {
