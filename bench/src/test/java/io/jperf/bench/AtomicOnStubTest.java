@@ -17,6 +17,7 @@ import io.jperf.ffi.generated.ibv_send_wr;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.Test;
 class AtomicOnStubTest {
     private static final int TX_DEPTH = 128;
     private static final long TIMEOUT = TimeUnit.SECONDS.toNanos(5);
+    private static final int PAGE = 4096;
 
     @Test
     void theListCarriesTheAtomicUnionWithPerftestsOperands() {
@@ -80,6 +82,98 @@ class AtomicOnStubTest {
             assertEquals(iterations, stub.counter(Counter.POSTED_WRS));
             assertEquals(0, stub.cqPending());
             assertFalse(loop.errors().any());
+        }
+    }
+
+    /**
+     * perftest's ib_atomic_bw cycle ({@code increase_rem_addr} with {@code INC(8, 64)} through its 4096-byte
+     * cycle buffer): request k of a run goes to the word at {@code 64 * (k % 64)}. 1000 fetch-and-adds over 64
+     * words: the first 40 words count 16, the other 24 count 15, and no other word of the page is touched (a
+     * stride of 8, or a wrap after other than 64 slots, moves counts elsewhere). The original values come back
+     * into the matching slots of the local buffer, also walked a cache line per request.
+     */
+    @Test
+    void theBandwidthLoopWalksPerftestsCycleACacheLinePerFetchAndAdd() {
+        int iterations = 1000;
+        try (Arena arena = Arena.ofConfined(); StubProvider stub = StubProvider.create(TX_DEPTH)) {
+            stub.executeAtomics(true);
+            MemorySegment local = arena.allocate(PAGE, PAGE);
+            MemorySegment remote = arena.allocate(PAGE, PAGE);
+            WorkRequestList list = atomics(arena, Opcode.ATOMIC_FETCH_AND_ADD, 1, local, remote.address());
+            list.cycleAddressesAsPerftest(8);
+            assertTrue(list.stepsPerPost(), "a post list of one steps after each post, as perftest's -l 1");
+            BandwidthLoop loop = bandwidthLoop(arena, stub, list);
+            assertTrue(loop.runIterations(iterations, TX_DEPTH, 4, false), loop.errors().describe());
+            for (int word = 0; word < PAGE / 8; word++) {
+                long expected = word % 8 != 0 ? 0 : word / 8 < 40 ? 16 : 15;
+                assertEquals(expected, remote.getAtIndex(ValueLayout.JAVA_LONG, word),
+                        "remote word at byte " + word * 8);
+            }
+            assertEquals(15, local.get(ValueLayout.JAVA_LONG, 0), "slot 0's last add saw 15 before it");
+            assertEquals(14, local.get(ValueLayout.JAVA_LONG, 63 * 64), "slot 63's last add saw 14 before it");
+            assertEquals(0, local.get(ValueLayout.JAVA_LONG, 8), "nothing lands between two slots");
+        }
+    }
+
+    /** Every run starts at the cycle's first word (a warm-up run does not shift the measured run's words). */
+    @Test
+    void eachRunStartsTheCycleAtTheFirstWord() {
+        try (Arena arena = Arena.ofConfined(); StubProvider stub = StubProvider.create(TX_DEPTH)) {
+            stub.executeAtomics(true);
+            MemorySegment local = arena.allocate(PAGE, PAGE);
+            MemorySegment remote = arena.allocate(PAGE, PAGE);
+            WorkRequestList list = atomics(arena, Opcode.ATOMIC_FETCH_AND_ADD, 1, local, remote.address());
+            list.cycleAddressesAsPerftest(8);
+            BandwidthLoop loop = bandwidthLoop(arena, stub, list);
+            assertTrue(loop.runIterations(3, TX_DEPTH, 1, false), loop.errors().describe());
+            assertTrue(loop.runIterations(3, TX_DEPTH, 1, false), loop.errors().describe());
+            assertEquals(List.of(2L, 2L, 2L, 0L), List.of(remote.get(ValueLayout.JAVA_LONG, 0),
+                    remote.get(ValueLayout.JAVA_LONG, 64), remote.get(ValueLayout.JAVA_LONG, 128),
+                    remote.get(ValueLayout.JAVA_LONG, 192)));
+        }
+    }
+
+    /**
+     * A post list of 4 ({@code -l 4}): perftest points entry j at slot j when it builds the chain and does not
+     * step chains, so 1000 adds land 250 on each of the first four words; compare-and-swap (swap patched to 5)
+     * walks the same cycle with a post list of one: each of the 64 words swapped once from 0 to 5.
+     */
+    @Test
+    void aPostListSpreadsOverItsEntriesSlotsAndCompareAndSwapWalksTheCycleToo() {
+        try (Arena arena = Arena.ofConfined(); StubProvider stub = StubProvider.create(TX_DEPTH)) {
+            stub.executeAtomics(true);
+            MemorySegment local = arena.allocate(PAGE, PAGE);
+            MemorySegment remote = arena.allocate(PAGE, PAGE);
+            WorkRequestList chain = atomics(arena, Opcode.ATOMIC_FETCH_AND_ADD, 4, local, remote.address());
+            chain.cycleAddressesAsPerftest(8);
+            assertFalse(chain.stepsPerPost(), "perftest steps only post lists of one");
+            BandwidthLoop loop = bandwidthLoop(arena, stub, chain);
+            assertTrue(loop.runIterations(1000, TX_DEPTH, 4, false), loop.errors().describe());
+            assertEquals(List.of(250L, 250L, 250L, 250L, 0L), List.of(remote.get(ValueLayout.JAVA_LONG, 0),
+                    remote.get(ValueLayout.JAVA_LONG, 64), remote.get(ValueLayout.JAVA_LONG, 128),
+                    remote.get(ValueLayout.JAVA_LONG, 192), remote.get(ValueLayout.JAVA_LONG, 256)));
+
+            MemorySegment words = arena.allocate(PAGE, PAGE);
+            WorkRequestList swaps = atomics(arena, Opcode.ATOMIC_CMP_AND_SWP, 1, local, words.address());
+            swaps.setSwap(0, 5);
+            swaps.cycleAddressesAsPerftest(8);
+            BandwidthLoop casLoop = bandwidthLoop(arena, stub, swaps);
+            assertTrue(casLoop.runIterations(200, TX_DEPTH, 16, false), casLoop.errors().describe());
+            for (int word = 0; word < PAGE / 8; word++) {
+                assertEquals(word % 8 == 0 ? 5 : 0, words.getAtIndex(ValueLayout.JAVA_LONG, word),
+                        "word at byte " + word * 8);
+            }
+        }
+    }
+
+    @Test
+    void aCycleIsRefusedWithoutSlotsOrOffTheWordGrid() {
+        try (Arena arena = Arena.ofConfined()) {
+            WorkRequestList list = new WorkRequestList(arena, Opcode.ATOMIC_FETCH_AND_ADD, 1, 0x1000, 8, 1, 0x2000, 1,
+                    false);
+            assertThrows(IllegalArgumentException.class, () -> list.cycleAddresses(64, 0));
+            assertThrows(IllegalArgumentException.class, () -> list.cycleAddresses(12, 4));
+            assertFalse(list.stepsPerPost(), "not cycling until asked");
         }
     }
 
@@ -156,10 +250,11 @@ class AtomicOnStubTest {
         int requests = 4000;
         try (Arena arena = Arena.ofConfined(); StubProvider stub = StubProvider.create(TX_DEPTH)) {
             stub.executeAtomics(true);
-            MemorySegment local = arena.allocate(64, 64);
-            MemorySegment word = arena.allocate(64, 64);
-            BandwidthLoop bw = bandwidthLoop(arena, stub, atomics(arena, Opcode.ATOMIC_FETCH_AND_ADD, 1, local,
-                    word.address()));
+            MemorySegment local = arena.allocate(PAGE, PAGE);
+            MemorySegment word = arena.allocate(PAGE, PAGE);
+            WorkRequestList cycling = atomics(arena, Opcode.ATOMIC_FETCH_AND_ADD, 1, local, word.address());
+            cycling.cycleAddressesAsPerftest(8); // the measured path: patched and stepped per request
+            BandwidthLoop bw = bandwidthLoop(arena, stub, cycling);
             LatencyLoop lat = new LatencyLoop(InlineVerbs.postSendFn(stub.qp()), stub.qp(),
                     atomics(arena, Opcode.ATOMIC_CMP_AND_SWP, 1, local, word.address()), false,
                     InlineVerbs.pollCqFn(stub.cq()), stub.cq(), new CompletionBatch(arena, 4), local, word, requests,
@@ -176,7 +271,12 @@ class AtomicOnStubTest {
             long latBytes = threads.getCurrentThreadAllocatedBytes() - before;
             assertTrue(bwBytes < 1024, "atomic bandwidth loop allocated " + bwBytes + " bytes");
             assertTrue(latBytes < 1024, "atomic latency loop allocated " + latBytes + " bytes");
-            assertEquals(6L * requests, word.get(ValueLayout.JAVA_LONG, 0), "every fetch-and-add was executed");
+            long sum = 0;
+            for (int slot = 0; slot < PAGE / 64; slot++) {
+                sum += word.get(ValueLayout.JAVA_LONG, slot * 64L);
+            }
+            // the latency loop's compare-and-swaps (compare 0, swap 0) change nothing
+            assertEquals(6L * requests, sum, "every fetch-and-add was executed, spread over the cycle's words");
         }
     }
 

@@ -14,7 +14,8 @@ import java.util.Objects;
  * A chain of send-queue work requests ({@code struct ibv_send_wr}, one SGE each, all of one
  * {@link Opcode}) built once in native memory; the hot loop only patches fields ({@link #setSignaled}, {@link #setWrId},
  * {@link #setRemoteAddress}, ...) and posts the whole chain with {@link #post}. A chain of
- * length N is perftest's post list ({@code -l N}).
+ * length N is perftest's post list ({@code -l N}). {@link #cycleAddresses} walks the addresses through a
+ * buffer as perftest's bandwidth tests do ({@link #stepAddresses} after each post: two stores, no allocation).
  *
  * <p>Lifecycle: the memory belongs to the arena passed in; the list must not be used once that
  * arena is closed (the setters and {@link #post} reach the memory by address, see
@@ -91,6 +92,20 @@ public final class WorkRequestList {
     private final long sgesAddress;
     private final long badWrAddress;
     private final int length;
+    private final Opcode opcode;
+    /** Where the address cycle starts (entry 0's addresses when {@link #cycleAddresses} was called). */
+    private long remoteBase;
+    private long localBase;
+    /** Bytes between two slots of the cycle, and how many slots before it wraps; 0 when not cycling. */
+    private int stride;
+    private int slots;
+    /** The slot the single entry of a cycling list points at ({@link #stepAddresses}). */
+    private int slot;
+
+    /** perftest's default cache line ({@code DEF_CACHE_LINE_SIZE}): the smallest step of its address cycle. */
+    public static final int PERFTEST_CACHE_LINE = 64;
+    /** perftest's cycle buffer: the page ({@code sysconf(_SC_PAGESIZE)}, 4096 on x86-64 and the lab). */
+    public static final int PERFTEST_CYCLE_BUFFER = 4096;
 
     /**
      * An RDMA WRITE list.
@@ -140,6 +155,7 @@ public final class WorkRequestList {
             throw new IllegalArgumentException("a work request list needs at least one entry");
         }
         this.length = length;
+        this.opcode = opcode;
         this.wrs = arena.allocate(WR_SIZE * length, 8);
         MemorySegment sges = arena.allocate(SGE_SIZE * length, 8);
         MemorySegment badWr = arena.allocate(ValueLayout.ADDRESS);
@@ -172,6 +188,82 @@ public final class WorkRequestList {
 
     public int length() {
         return length;
+    }
+
+    /**
+     * Walks the remote and local addresses through a buffer as perftest's bandwidth tests do
+     * ({@code increase_rem_addr} / {@code increase_loc_addr}): slot {@code k} is {@code base + k * stride},
+     * for {@code slots} slots, then back to the base. Entry {@code j} of the list points at slot
+     * {@code j % slots} from now on; a list of one entry (perftest's {@code -l 1}) also moves on one slot per
+     * post when the loop calls {@link #stepAddresses} (perftest steps only post lists of one). The bases are
+     * entry 0's current addresses. Called once while building; 0 slots or a stride of 0 are refused.
+     *
+     * @throws IllegalArgumentException for a stride or slot count below 1, or an atomic list whose stride
+     *     would leave the 8-byte alignment
+     */
+    public void cycleAddresses(int stride, int slots) {
+        if (stride < 1 || slots < 1) {
+            throw new IllegalArgumentException("an address cycle needs a stride and slots of at least 1 (got "
+                    + stride + " x " + slots + ")");
+        }
+        if (stride % ATOMIC_SIZE != 0 && opcode.isAtomic()) {
+            throw new IllegalArgumentException("an atomic address cycle needs a stride of whole 8-byte words (got "
+                    + stride + ")");
+        }
+        this.remoteBase = RawMemory.getLong(wr(0) + REMOTE_ADDR);
+        this.localBase = RawMemory.getLong(sge(0) + SGE_ADDR);
+        this.stride = stride;
+        this.slots = slots;
+        for (int j = 0; j < length; j++) {
+            long offset = (long) (j % slots) * stride;
+            RawMemory.putLong(wr(j) + REMOTE_ADDR, remoteBase + offset);
+            RawMemory.putLong(sge(j) + SGE_ADDR, localBase + offset);
+        }
+        this.slot = 0;
+    }
+
+    /**
+     * perftest's cycle for {@code size}-byte messages: a stride of {@code INC(size, cache line)} (the size
+     * rounded up to {@link #PERFTEST_CACHE_LINE}, at least one line) through {@link #PERFTEST_CYCLE_BUFFER}
+     * bytes; for 8-byte atomics 64 slots 64 bytes apart. perftest cycles only messages of at most half the
+     * cycle buffer: larger ones are left where they are.
+     */
+    public void cycleAddressesAsPerftest(int size) {
+        if (size > PERFTEST_CYCLE_BUFFER / 2) {
+            return;
+        }
+        int stride = Math.max(PERFTEST_CACHE_LINE,
+                (size + PERFTEST_CACHE_LINE - 1) / PERFTEST_CACHE_LINE * PERFTEST_CACHE_LINE);
+        cycleAddresses(stride, PERFTEST_CYCLE_BUFFER / stride);
+    }
+
+    /** Whether the loop moves this list on after each post ({@link #stepAddresses}): a cycling list of one entry. */
+    public boolean stepsPerPost() {
+        return length == 1 && slots > 1;
+    }
+
+    /** Points a stepping list back at the cycle's first slot (a new run starts there, as perftest's). */
+    public void rewindAddresses() {
+        if (stepsPerPost()) {
+            slot = 0;
+            RawMemory.putLong(wrsAddress + REMOTE_ADDR, remoteBase);
+            RawMemory.putLong(sgesAddress + SGE_ADDR, localBase);
+        }
+    }
+
+    /**
+     * Moves a stepping list's entry to the next slot of its cycle, wrapping to the first after the last
+     * (two stores; nothing allocated). A list that does not step is left unchanged.
+     */
+    public void stepAddresses() {
+        if (!stepsPerPost()) {
+            return;
+        }
+        int next = slot + 1 == slots ? 0 : slot + 1;
+        slot = next;
+        long offset = (long) next * stride;
+        RawMemory.putLong(wrsAddress + REMOTE_ADDR, remoteBase + offset);
+        RawMemory.putLong(sgesAddress + SGE_ADDR, localBase + offset);
     }
 
     public void setWrId(int i, long wrId) {

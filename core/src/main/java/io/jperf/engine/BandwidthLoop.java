@@ -39,6 +39,8 @@ public final class BandwidthLoop {
     private final long[] sinceSignal;
     private final long[] untilSignal;
     private final boolean[][] signaledFlags;
+    /** Per QP, whether its list moves its addresses on after each post ({@link WorkRequestList#stepsPerPost}). */
+    private final boolean[] stepsAddresses;
     private final long[] tPosted;
     private final long[] tCompleted;
     private final CompletionErrors errors = new CompletionErrors();
@@ -98,6 +100,7 @@ public final class BandwidthLoop {
         this.sinceSignal = new long[numQps];
         this.untilSignal = new long[numQps];
         this.signaledFlags = new boolean[numQps][];
+        this.stepsAddresses = new boolean[numQps];
         for (int q = 0; q < numQps; q++) {
             signaledFlags[q] = new boolean[lists[q].length()];
             for (int j = 0; j < signaledFlags[q].length; j++) {
@@ -286,14 +289,14 @@ public final class BandwidthLoop {
         MemorySegment postFn = postFns[q];
         long qp = qps[q];
         long from = sent;
-        if (stamp) {
-            sent = patchAndPost(q, list, postFn, qp, sent, stop, cqMod, true);
+        if (stamp || stepsAddresses[q]) {
+            sent = patchAndPost(q, list, postFn, qp, sent, stop, cqMod, stamp, stepsAddresses[q]);
         } else if (chainSignals) {
             sent = postRun(list, postFn, qp, postList, sent, stop);
         } else if (postList == 1) {
             sent = postSingles(q, list, postFn, qp, sent, stop, cqMod);
         } else {
-            sent = patchAndPost(q, list, postFn, qp, sent, stop, cqMod, false);
+            sent = patchAndPost(q, list, postFn, qp, sent, stop, cqMod, false, false);
         }
         posted[q] = sent;
         totalPosted = sentTotal + (sent - from);
@@ -368,12 +371,13 @@ public final class BandwidthLoop {
 
     /**
      * {@link #postWhileRoom}'s loop when signals and work-request ids change from chain to chain
-     * ({@code -Q} other than the post list), or when each post is timestamped.
+     * ({@code -Q} other than the post list), when each post is timestamped, or when the list walks its
+     * addresses through the buffer after each post (perftest's atomic bandwidth cycle, {@code step}).
      *
      * @return the new count of posted work requests of QP {@code q}
      */
     private long patchAndPost(int q, WorkRequestList list, MemorySegment postFn, long qp, long sent, long stop,
-                              int cqMod, boolean stamp) {
+                              int cqMod, boolean stamp, boolean step) {
         boolean[] flags = signaledFlags[q];
         int postList = flags.length;
         long last = iterations - 1;
@@ -406,6 +410,9 @@ public final class BandwidthLoop {
             }
             sent += postList;
             sentTotal += postList;
+            if (step) {
+                list.stepAddresses();
+            }
         }
         sinceSignal[q] = since;
         untilSignal[q] = until;
@@ -474,6 +481,10 @@ public final class BandwidthLoop {
         java.util.Arrays.fill(completed, 0);
         java.util.Arrays.fill(sinceSignal, 0);
         java.util.Arrays.fill(untilSignal, cqMod);
+        for (int q = 0; q < numQps; q++) {
+            stepsAddresses[q] = lists[q].stepsPerPost();
+            lists[q].rewindAddresses();
+        }
         totalPosted = 0;
         totalCompleted = 0;
         inSample = false;

@@ -75,6 +75,11 @@ final class BandwidthMeasurement implements Measurement {
                 lists[q] = new WorkRequestList(arena, Measurement.opcode(options), options.postList(),
                         endpoint.sendAddress(q),
                         (int) options.size(), endpoint.lkey(), remote.get(q).vaddr(), remote.get(q).rkey(), false);
+                if (options.kind().verb().isAtomic()) {
+                    // ib_atomic_bw walks the peer's buffer a cache line per atomic (64 words in its page-sized
+                    // cycle buffer), the client's own buffer alike; both ends' buffers hold at least a page
+                    lists[q].cycleAddressesAsPerftest((int) options.size());
+                }
             }
             int stamps = options.peakEnabled() ? options.iterations() * numQps : 0;
             BandwidthLoop loop = new BandwidthLoop(postFns, qps, lists, endpoint.cq().pollFunction(),

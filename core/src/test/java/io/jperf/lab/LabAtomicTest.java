@@ -3,6 +3,7 @@ package io.jperf.lab;
 import io.jperf.datapath.CompletionBatch;
 import io.jperf.datapath.CompletionStatus;
 import io.jperf.datapath.WorkRequestList;
+import io.jperf.engine.BandwidthLoop;
 import io.jperf.ffi.generated.rdma_h;
 import io.jperf.verbs.Access;
 import io.jperf.verbs.AddressVector;
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.TestFactory;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.EnumSet;
 import java.util.Optional;
@@ -36,13 +38,16 @@ import java.util.Set;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Atomics on real rxe devices: fetch-and-adds and compare-and-swaps from rxe1 on a word of rxe0's registered
  * memory through the engine's work request list (the word counts every add, the original values come back),
- * and the atomic cells of the interop matrix ({@link LabPerftestInteropTest#atomicCells}): atomic-bw and
- * atomic-lat against jperf and Debian's ib_atomic_bw / ib_atomic_lat (6.06), jperf on either end, TCP and
- * {@code -R}; the table goes to {@code $LAB_RESULTS/atomic-matrix.txt}.
+ * the bandwidth loop walking perftest's address cycle over rxe0's page (each of the 64 cache-line words counts
+ * its share), and the atomic cells of the interop matrix ({@link LabPerftestInteropTest#atomicCells}):
+ * atomic-bw and atomic-lat against jperf, Debian's ib_atomic_bw / ib_atomic_lat (6.06) and upstream 6.28 and
+ * 6.29, jperf on either end, TCP and {@code -R}, fetch-and-add and compare-and-swap; the table goes to
+ * {@code $LAB_RESULTS/atomic-matrix.txt}.
  */
 @Tag("lab")
 class LabAtomicTest {
@@ -124,6 +129,38 @@ class LabAtomicTest {
             complete(wc, requester, 501, rdma_h.IBV_WC_COMP_SWAP());
             assertEquals(7L, owner.mr().memory().get(ValueLayout.JAVA_LONG, 64), "7 differs from the compare value");
             assertEquals(7L, requester.mr().memory().get(ValueLayout.JAVA_LONG, 0));
+        } finally {
+            requester.ctx().close();
+            owner.ctx().close();
+        }
+    }
+
+    /**
+     * The bandwidth loop with perftest's address cycle ({@link WorkRequestList#cycleAddressesAsPerftest}, as
+     * atomic-bw builds it) on real devices: 128 fetch-and-adds from rxe1 land 2 on each of the 64 words a cache
+     * line apart in rxe0's page, and nothing between them.
+     */
+    @Test
+    void theBandwidthLoopWalksPerftestsCycleOverThePeersPage() throws Exception {
+        Side requester = Side.open("rxe1", 0x5555);
+        Side owner = Side.open("rxe0", 0x6666);
+        try (Arena arena = Arena.ofConfined()) {
+            requester.connectTo(owner);
+            owner.connectTo(requester);
+            owner.mr().memory().fill((byte) 0);
+            WorkRequestList adds = new WorkRequestList(arena, WorkRequestList.Opcode.ATOMIC_FETCH_AND_ADD, 1,
+                    requester.mr().address(), 8, requester.mr().lkey(), owner.mr().address(), owner.mr().rkey(),
+                    false);
+            adds.cycleAddressesAsPerftest(8);
+            BandwidthLoop loop = new BandwidthLoop(new MemorySegment[] {requester.qp().postSendFunction()},
+                    new MemorySegment[] {requester.qp().handle()}, new WorkRequestList[] {adds},
+                    requester.cq().pollFunction(), requester.cq().handle(), new CompletionBatch(arena, 16), 0,
+                    10_000_000_000L);
+            assertTrue(loop.runIterations(128, 8, 4, false), () -> loop.errors().describe());
+            for (int word = 0; word < SIZE / 8; word++) {
+                assertEquals(word % 8 == 0 ? 2L : 0L, owner.mr().memory().getAtIndex(ValueLayout.JAVA_LONG, word),
+                        "rxe0's word at byte " + word * 8);
+            }
         } finally {
             requester.ctx().close();
             owner.ctx().close();

@@ -3,6 +3,7 @@ package io.jperf.lab;
 import io.jperf.engine.TestFailedException;
 import io.jperf.engine.PerfTest;
 import io.jperf.engine.PerfTestResult;
+import io.jperf.options.AtomicType;
 import io.jperf.options.TestKind;
 import io.jperf.options.TestOptions;
 import org.junit.jupiter.api.AfterAll;
@@ -32,7 +33,8 @@ import static org.junit.jupiter.api.Assertions.fail;
 /**
  * The interop matrix on real rxe devices: jperf against itself, Debian's perftest 6.06 and upstream
  * perftest 6.28 and 6.29, as server and as client, write-bw and write-lat (read and send kinds against
- * jperf, 6.06 and 6.29; atomic kinds against jperf and 6.06, also run alone by {@link LabAtomicTest}), over TCP and with {@code -R}, plus {@code -a}, {@code -q 2}, {@code -b}, {@code --bind_source_ip} and {@code -T} rows, and
+ * jperf, 6.06 and 6.29; the atomic kinds' cells, against jperf, 6.06, 6.28 and 6.29, run in {@link LabAtomicTest}
+ * and here only when asked for by kind, see {@link #matrix}), over TCP and with {@code -R}, plus {@code -a}, {@code -q 2}, {@code -b}, {@code --bind_source_ip} and {@code -T} rows, and
  * the pairs whose modes differ, which both ends must name within seconds. jperf runs in this JVM; perftest
  * runs as a process. Every cell asserts both ends' exit and a sane result; the table is printed at the end
  * and written to {@code $LAB_RESULTS/interop-matrix.txt}. Upstream perftest comes from {@code $LAB_PERFTEST}
@@ -183,27 +185,47 @@ class LabPerftestInteropTest {
             cells.add(new Cell(TestKind.SEND_BW, p, Peer.JPERF, false, false, List.of("-a"), false));
             cells.add(new Cell(TestKind.SEND_BW, Peer.JPERF, p, true, true, List.of("-q", "2"), false));
         }
-        cells.addAll(atomicCells());
         // -Djperf.lab.interop.kinds=send-bw,send-lat runs only those kinds' cells (all by default)
         String only = System.getProperty("jperf.lab.interop.kinds", "");
         List<String> kinds = only.isBlank() ? List.of() : List.of(only.split(","));
+        // LabAtomicTest runs the atomic cells in every lab run; here they run only when named, so the lab tier
+        // does not run each of them twice
+        if (kinds.contains(TestKind.ATOMIC_BW.commandName()) || kinds.contains(TestKind.ATOMIC_LAT.commandName())) {
+            cells.addAll(atomicCells());
+        }
         return cells.stream().filter(c -> kinds.isEmpty() || kinds.contains(c.kind().commandName()))
                 .map(c -> DynamicTest.dynamicTest(c.name(), () -> run(c)));
     }
 
     /**
-     * The atomic kinds' cells: atomic-bw and atomic-lat against jperf and Debian's 6.06 (ib_atomic_bw,
-     * ib_atomic_lat), jperf on either end, over TCP and with {@code -R}.
+     * The atomic kinds' cells ({@link LabAtomicTest} runs them). Fetch-and-add (perftest's default -A):
+     * atomic-bw and atomic-lat against jperf, Debian's 6.06 and upstream 6.28 and 6.29 (ib_atomic_bw,
+     * ib_atomic_lat), jperf on either end, over TCP and with {@code -R}. Compare-and-swap ({@code -A
+     * CMP_AND_SWAP}, which 6.28's and 6.29's parameter negotiation compares): a few cells that together cover
+     * each kind in both directions and both modes, one peer each, plus jperf against itself. 200 atomics a cell:
+     * the exchange and the completions are what is checked, not a rate.
      */
     static List<Cell> atomicCells() {
         List<Cell> cells = new ArrayList<>();
         for (TestKind kind : List.of(TestKind.ATOMIC_BW, TestKind.ATOMIC_LAT)) {
             for (boolean cm : List.of(false, true)) {
                 cells.add(new Cell(kind, Peer.JPERF, Peer.JPERF, cm, cm, List.of(), false));
-                cells.add(new Cell(kind, Peer.JPERF, Peer.P606, cm, cm, List.of(), false));
-                cells.add(new Cell(kind, Peer.P606, Peer.JPERF, cm, cm, List.of(), false));
+                for (Peer p : List.of(Peer.P606, Peer.P628, Peer.P629)) {
+                    cells.add(new Cell(kind, Peer.JPERF, p, cm, cm, List.of(), false));
+                    cells.add(new Cell(kind, p, Peer.JPERF, cm, cm, List.of(), false));
+                }
             }
         }
+        List<String> cas = List.of("-A", "CMP_AND_SWAP");
+        cells.add(new Cell(TestKind.ATOMIC_BW, Peer.JPERF, Peer.JPERF, true, true, cas, false));
+        cells.add(new Cell(TestKind.ATOMIC_BW, Peer.JPERF, Peer.P606, false, false, cas, false));
+        cells.add(new Cell(TestKind.ATOMIC_BW, Peer.P628, Peer.JPERF, false, false, cas, false));
+        cells.add(new Cell(TestKind.ATOMIC_BW, Peer.P629, Peer.JPERF, true, true, cas, false));
+        cells.add(new Cell(TestKind.ATOMIC_BW, Peer.JPERF, Peer.P629, true, true, cas, false));
+        cells.add(new Cell(TestKind.ATOMIC_LAT, Peer.P606, Peer.JPERF, false, false, cas, false));
+        cells.add(new Cell(TestKind.ATOMIC_LAT, Peer.JPERF, Peer.P628, false, false, cas, false));
+        cells.add(new Cell(TestKind.ATOMIC_LAT, Peer.JPERF, Peer.P629, true, true, cas, false));
+        cells.add(new Cell(TestKind.ATOMIC_LAT, Peer.P629, Peer.JPERF, true, true, cas, false));
         return cells;
     }
 
@@ -370,6 +392,9 @@ class LabPerftestInteropTest {
         }
         if (x.contains("-T")) {
             b.tos(Integer.parseInt(x.get(x.indexOf("-T") + 1)));
+        }
+        if (x.contains("-A")) {
+            b.atomicType(AtomicType.valueOf(x.get(x.indexOf("-A") + 1)));
         }
         if (x.contains("--bind_source_ip") && host != null) {
             b.bindSourceIp(clientIp);
