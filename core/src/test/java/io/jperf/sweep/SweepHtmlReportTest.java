@@ -41,7 +41,7 @@ class SweepHtmlReportTest {
     void everyFixtureIsWellFormedSelfContainedXhtml() {
         List<Supplier<SweepResult>> all = List.of(SweepFixtures::bwMultiRail, SweepFixtures::bwCollapsed,
                 () -> SweepFixtures.bwRailsCm(false), () -> SweepFixtures.bwRailsCm(true), SweepFixtures::lat,
-                SweepFixtures::latAllSizes);
+                SweepFixtures::latAllSizes, SweepFixtures::bwSmallAndLarge);
         for (Supplier<SweepResult> s : all) {
             String html = SweepHtmlReport.render(s.get());
             assertTrue(html.startsWith("<!DOCTYPE html>\n"), "HTML5 doctype first");
@@ -61,6 +61,8 @@ class SweepHtmlReportTest {
             Element bars = byId(doc, "svg", "bar-chart");
             assertNotNull(bars, "the headline chart");
             assertEquals(SVG, bars.getNamespaceURI(), "inline SVG in the SVG namespace");
+            List<String> ids = all(doc, "*").stream().map(e -> e.getAttribute("id")).filter(id -> !id.isEmpty()).toList();
+            assertEquals(ids.size(), new java.util.HashSet<>(ids).size(), "ids are unique: " + ids);
         }
     }
 
