@@ -94,6 +94,24 @@ class SweepTextReportTest {
     }
 
     @Test
+    void aGapWithinTheNoiseOfOneRunIsNotRankedAndTheLineSaysSo() {
+        SweepChoice c0 = SweepFixtures.bwChoice(0, RAIL0, "gid", "1");
+        SweepChoice c1 = SweepFixtures.bwChoice(1, RAIL0, "gid", "3");
+        SweepResult r = SweepFixtures.sweep(TestKind.WRITE_BW,
+                List.of(SweepFixtures.bwRow(c0, 2000), SweepFixtures.bwRow(c1, 1780)));
+        String text = SweepTextReport.render(r);
+        assertFalse(text.contains("<- best") || text.contains("<- worst"), text);
+        // a line of its own after the headline's, wrapped at the report's width
+        String flat = text.replaceAll("\n {4}", " ");
+        assertTrue(flat.contains("higher is better\nnot ranked: one run each, within noise (the 2 choices at 64K are "
+                + "within 11 % of each other; threshold 20 %)\n"), text);
+        String ranked = SweepTextReport.render(SweepFixtures.bwCollapsed()).replaceAll("\n {4}", " ");
+        assertTrue(ranked.contains("\nranked: the worst of the 2 choices at 64K is 48 % below the best"), ranked);
+        var json = io.jperf.report.JsonReader.parseObject(SweepJson.toJson(r));
+        assertTrue(json.containsKey("best") && json.get("best") == null && json.get("worst") == null, "JSON agrees");
+    }
+
+    @Test
     void noBestOrWorstWithOneRowOrEqualFiguresOrNoneRan() {
         SweepChoice c0 = SweepFixtures.bwChoice(0, RAIL0, "gid", "1");
         SweepChoice c1 = SweepFixtures.bwChoice(1, RAIL0, "gid", "3");
