@@ -16,8 +16,9 @@ import java.util.function.DoubleUnaryOperator;
 import java.util.function.LongToDoubleFunction;
 
 /**
- * The two inline SVG charts of the sweep's HTML report: a horizontal bar chart of one figure per
- * choice, and a line chart of a figure against the message size (log2 axis). Markup is
+ * The two kinds of inline SVG chart of the sweep's HTML report: a horizontal bar chart of one figure
+ * per choice, and a line chart of a figure against the message size (log2 axis). Value axes are
+ * {@link ValueAxis}: linear, or log where the figures span decades. Markup is
  * XML-compatible; every text is escaped. Stateless and thread-safe.
  */
 final class SvgCharts {
@@ -90,13 +91,15 @@ final class SvgCharts {
 
     /**
      * A horizontal bar chart, one bar per choice in sweep order: bar length proportional to the
-     * value (axis from 0 to a nice maximum), best bar green, worst red, inconsistent bars hatched
+     * value on a {@link ValueAxis} (linear from 0 to a nice maximum, or log when the values span a
+     * decade or more; the caption says which), best bar green, worst red, inconsistent bars hatched
      * and outlined in the warning colour, failed choices an empty dashed slot saying "failed".
      *
+     * @param id             the SVG element's id, e.g. {@code bar-chart}
      * @param unit           the value's unit, e.g. {@code Gb/s}
      * @param higherIsBetter how the axis caption reads
      */
-    static String barChart(List<Bar> bars, String unit, boolean higherIsBetter) {
+    static String barChart(String id, List<Bar> bars, String unit, boolean higherIsBetter) {
         final int labelW = 310;
         final int plotX = labelW;
         final int plotW = 450;
@@ -106,21 +109,22 @@ final class SvgCharts {
         int n = Math.max(bars.size(), 1);
         int plotH = n * rowH;
         int height = top + plotH + 46;
-        double max = bars.stream().map(Bar::value).filter(OptionalDouble::isPresent)
-                .mapToDouble(OptionalDouble::getAsDouble).max().orElse(0);
-        double[] ticks = niceTicks(max, 5);
-        double axisMax = ticks[ticks.length - 1];
+        ValueAxis axis = ValueAxis.fit(bars.stream().map(Bar::value).filter(OptionalDouble::isPresent)
+                .map(OptionalDouble::getAsDouble).toList());
+        double[] ticks = axis.ticks();
+        String hatch = hatchId(id);
 
         StringBuilder s = new StringBuilder(4096);
-        s.append("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart bar-chart\" id=\"bar-chart\" width=\"")
+        s.append("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart bar-chart").append(axis.log() ? " log" : "")
+                .append("\" id=\"").append(esc(id)).append("\" width=\"")
                 .append(WIDTH).append("\" height=\"").append(height).append("\" viewBox=\"0 0 ").append(WIDTH)
                 .append(' ').append(height).append("\" role=\"img\" ").append(FONT).append(" font-size=\"12\">\n");
-        s.append("<title>").append(esc("Headline per choice, " + unit)).append("</title>\n");
-        s.append(hatchDefs());
+        s.append("<title>").append(esc("Per choice, " + unit + axis.captionSuffix())).append("</title>\n");
+        s.append(hatchDefs(hatch));
         // grid and axis
         s.append("<g class=\"axis\" stroke=\"#d0d4da\" stroke-width=\"1\">\n");
         for (double t : ticks) {
-            double x = plotX + t / axisMax * plotW;
+            double x = plotX + axis.fraction(t) * plotW;
             s.append("<line x1=\"").append(coord(x)).append("\" y1=\"").append(top).append("\" x2=\"")
                     .append(coord(x)).append("\" y2=\"").append(top + plotH).append("\"/>\n");
         }
@@ -128,13 +132,14 @@ final class SvgCharts {
                 .append(plotX + plotW).append("\" y2=\"").append(top + plotH).append("\" stroke=\"#7a8089\"/>\n");
         s.append("</g>\n<g class=\"ticks\" fill=\"#444\" text-anchor=\"middle\">\n");
         for (double t : ticks) {
-            double x = plotX + t / axisMax * plotW;
+            double x = plotX + axis.fraction(t) * plotW;
             s.append("<text x=\"").append(coord(x)).append("\" y=\"").append(top + plotH + 16).append("\">")
-                    .append(esc(tickLabel(t, ticks))).append("</text>\n");
+                    .append(esc(axis.label(t))).append("</text>\n");
         }
         s.append("<text x=\"").append(plotX + plotW / 2).append("\" y=\"").append(top + plotH + 36)
                 .append("\" fill=\"#222\">")
-                .append(esc(unit + (higherIsBetter ? " \u2014 longer is better" : " \u2014 shorter is better")))
+                .append(esc(unit + axis.captionSuffix()
+                        + (higherIsBetter ? " \u2014 longer is better" : " \u2014 shorter is better")))
                 .append("</text>\n</g>\n");
 
         if (bars.isEmpty()) {
@@ -164,7 +169,7 @@ final class SvgCharts {
                         .append("</tspan></text>\n");
             } else {
                 double v = b.value().getAsDouble();
-                double w = axisMax > 0 ? Math.max(0, v) / axisMax * plotW : 0;
+                double w = axis.fraction(v) * plotW;
                 String fill = b.best() ? BEST : b.worst() ? WORST : BAR;
                 s.append("<rect class=\"bar ").append(cls).append("\" data-index=\"").append(b.index())
                         .append("\" data-value=\"").append(v).append("\" x=\"").append(plotX).append("\" y=\"")
@@ -173,7 +178,7 @@ final class SvgCharts {
                 if (b.inconsistent()) {
                     s.append("<rect class=\"hatch\" x=\"").append(plotX).append("\" y=\"").append(coord(y))
                             .append("\" width=\"").append(coord(Math.max(w, 3))).append("\" height=\"").append(barH)
-                            .append("\" fill=\"url(#hatch)\" stroke=\"").append(WARN)
+                            .append("\" fill=\"url(#").append(hatch).append(")\" stroke=\"").append(WARN)
                             .append("\" stroke-width=\"2.5\"/>\n");
                 }
                 s.append("<text class=\"value\" x=\"").append(coord(plotX + Math.max(w, 3) + 7)).append("\" y=\"")
@@ -198,9 +203,14 @@ final class SvgCharts {
         return s.append("</svg>\n").toString();
     }
 
-    /** The diagonal hatch pattern of inconsistent bars, in the warning colour. */
-    static String hatchDefs() {
-        return "<defs><pattern id=\"hatch\" width=\"7\" height=\"7\" patternUnits=\"userSpaceOnUse\" "
+    /** The id of a bar chart's hatch pattern: {@code hatch} for the {@code bar-chart}, unique for others. */
+    static String hatchId(String chartId) {
+        return "bar-chart".equals(chartId) ? "hatch" : "hatch-" + chartId;
+    }
+
+    /** The diagonal hatch pattern of inconsistent bars, in the warning colour, as {@code id}. */
+    static String hatchDefs(String id) {
+        return "<defs><pattern id=\"" + id + "\" width=\"7\" height=\"7\" patternUnits=\"userSpaceOnUse\" "
                 + "patternTransform=\"rotate(45)\"><rect width=\"7\" height=\"7\" fill=\"#ffffff\" fill-opacity=\"0.25\"/>"
                 + "<line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"7\" stroke=\"" + WARN + "\" stroke-width=\"2.5\"/>"
                 + "</pattern></defs>\n";
@@ -210,12 +220,14 @@ final class SvgCharts {
 
     /**
      * A line chart of a figure against the message size: log2 x axis labelled 2, 64, 4K, 64K, 1M;
-     * linear y axis from 0 with nice ticks; one coloured line per series with a legend; failed
-     * points as crosses on the x axis.
+     * a {@link ValueAxis} for y (linear from 0, or log when the figures span a decade or more; the
+     * caption says which); one coloured line per series with a legend; failed points as crosses on
+     * the x axis.
      *
+     * @param id       the SVG element's id, e.g. {@code size-chart}
      * @param yCaption the y axis caption, e.g. {@code Gb/s (average)}
      */
-    static String lineChart(List<Series> series, String yCaption) {
+    static String lineChart(String id, List<Series> series, String yCaption) {
         final int plotX = 72;
         final int legendX = 730;
         final int plotW = legendX - 30 - plotX;
@@ -226,29 +238,31 @@ final class SvgCharts {
         int height = Math.max(top + plotH + 52, top + legendH + 8);
 
         TreeSet<Long> sizes = new TreeSet<>();
-        double maxY = 0;
+        List<Double> values = new ArrayList<>();
         for (Series se : series) {
             for (Point p : se.points()) {
                 sizes.add(p.size());
-                maxY = Math.max(maxY, p.value());
+                values.add(p.value());
             }
             sizes.addAll(se.failedSizes());
         }
-        double[] ticks = niceTicks(maxY, 5);
-        double axisMax = ticks[ticks.length - 1];
+        ValueAxis axis = ValueAxis.fit(values);
+        double[] ticks = axis.ticks();
+        String caption = yCaption + axis.captionSuffix();
         double lx0 = log2(sizes.isEmpty() ? 1 : sizes.first());
         double lx1 = log2(sizes.isEmpty() ? 2 : sizes.last());
         final double pad = 16;
         double span = lx1 > lx0 ? lx1 - lx0 : 1;
         LongToDoubleFunction xOf =
                 size -> plotX + pad + (log2(size) - lx0) / span * (plotW - 2 * pad);
-        DoubleUnaryOperator yOf = v -> top + plotH - Math.max(0, v) / axisMax * plotH;
+        DoubleUnaryOperator yOf = v -> top + plotH - axis.fraction(v) * plotH;
 
         StringBuilder s = new StringBuilder(4096);
-        s.append("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart size-chart\" id=\"size-chart\" width=\"")
+        s.append("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart size-chart").append(axis.log() ? " log" : "")
+                .append("\" id=\"").append(esc(id)).append("\" width=\"")
                 .append(WIDTH).append("\" height=\"").append(height).append("\" viewBox=\"0 0 ").append(WIDTH)
                 .append(' ').append(height).append("\" role=\"img\" ").append(FONT).append(" font-size=\"12\">\n");
-        s.append("<title>").append(esc(yCaption + " vs message size")).append("</title>\n");
+        s.append("<title>").append(esc(caption + " vs message size")).append("</title>\n");
         // y grid and ticks
         s.append("<g class=\"axis\" stroke=\"#d0d4da\" stroke-width=\"1\">\n");
         for (double t : ticks) {
@@ -263,7 +277,7 @@ final class SvgCharts {
         s.append("</g>\n<g class=\"ticks\" fill=\"#444\">\n");
         for (double t : ticks) {
             s.append("<text x=\"").append(plotX - 6).append("\" y=\"").append(coord(yOf.applyAsDouble(t) + 4))
-                    .append("\" text-anchor=\"end\">").append(esc(tickLabel(t, ticks))).append("</text>\n");
+                    .append("\" text-anchor=\"end\" class=\"ytick\">").append(esc(axis.label(t))).append("</text>\n");
         }
         // x ticks: every size, or every k-th when they would crowd
         List<Long> xs = new ArrayList<>(sizes);
@@ -289,7 +303,7 @@ final class SvgCharts {
         s.append("<text x=\"").append(plotX + plotW / 2).append("\" y=\"").append(top + plotH + 40)
                 .append("\" text-anchor=\"middle\" fill=\"#222\">message size (bytes, log2 scale)</text>\n");
         s.append("<text transform=\"translate(16,").append(top + plotH / 2).append(") rotate(-90)\" ")
-                .append("text-anchor=\"middle\" fill=\"#222\">").append(esc(yCaption)).append("</text>\n");
+                .append("text-anchor=\"middle\" fill=\"#222\">").append(esc(caption)).append("</text>\n");
         s.append("</g>\n");
 
         // lines

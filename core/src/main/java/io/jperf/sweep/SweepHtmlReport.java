@@ -25,16 +25,24 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.StringJoiner;
 import java.util.TreeSet;
 
 /**
- * A sweep as one self-contained HTML5 page: a header (kind, peer, dimensions, counts, time), a bar
- * chart of the headline per choice, a chart of the figure against the message size when the sweep
- * has several sizes, the side-by-side table (one row per choice with its figures, verdicts, path
- * and error) and a legend. The best and worst choices and every inconsistent path are highlighted;
- * failed choices stay in the charts and the table with their error.
+ * A sweep as one self-contained HTML5 page: a header (kind, peer, dimensions, the base options every
+ * choice shares, counts, time, jperf's version, the command line and the host), a bar chart of the
+ * headline per choice, a chart of the figure against the message size when the sweep has several
+ * sizes, the side-by-side table (one row per choice with its figures, verdicts, path and error) and
+ * a legend that states the rules below. The best and worst choices and every inconsistent path are
+ * highlighted; failed choices stay in the charts and the table with their error.
+ *
+ * <p>Rules: bandwidth choices at {@value #MESSAGE_RATE_MAX_SIZE} bytes or less are charted by
+ * message rate (Mpps), larger ones by Gb/s, in separate charts; a value axis is logarithmic when its
+ * figures span a decade or more ({@link ValueAxis}), linear from 0 otherwise; best and worst are
+ * named only when {@link SweepRanking} ranks the choices (the gap exceeds the noise threshold of
+ * one run each), else the page says they are not ranked and why.
  *
  * <p>No scripts and nothing external: the style and the SVG charts are inline, so the file can be
  * mailed, archived or attached to an issue as it is. The markup is also well-formed XML (XHTML
@@ -47,6 +55,13 @@ public final class SweepHtmlReport {
 
     /** The dimension whose values are message sizes; the size chart draws one line per choice without it. */
     static final String SIZE_DIMENSION = "size";
+
+    /**
+     * Bandwidth choices at this message size or smaller are charted by their message rate (Mpps):
+     * small messages are bound by the rate at which the NIC takes work requests, and perftest users
+     * read MsgRate for them; their Gb/s would be an empty bar next to a large message's.
+     */
+    static final long MESSAGE_RATE_MAX_SIZE = 1024;
 
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'")
             .withZone(ZoneOffset.UTC);
@@ -90,6 +105,7 @@ public final class SweepHtmlReport {
         private final List<SweepRow> rows;
         private final boolean bw;
         private final String unit;
+        private final SweepRanking ranking;
         private final int bestIndex;
         private final int worstIndex;
         private final StringBuilder out = new StringBuilder(32 * 1024);
@@ -101,8 +117,9 @@ public final class SweepHtmlReport {
             this.rows = r.rows();
             this.bw = r.kind().isBandwidth();
             this.unit = r.headlineUnit();
-            this.bestIndex = r.best().map(this::position).orElse(-1);
-            this.worstIndex = r.worst().map(this::position).orElse(-1);
+            this.ranking = r.ranking();
+            this.bestIndex = ranking.best().map(this::position).orElse(-1);
+            this.worstIndex = ranking.worst().map(this::position).orElse(-1);
         }
 
         private int position(SweepRow row) {
@@ -157,19 +174,24 @@ public final class SweepHtmlReport {
             fact("kind", esc(kind + " (" + r.kind().perftestName() + ")"));
             fact("peer", "<span class=\"mono\">" + esc(r.peerHost()) + "</span>");
             fact("dimensions", dimensionsText());
+            List<String> base = SweepBaseOptions.shared(rows.stream().map(row -> row.choice().options()).toList());
+            fact("base options", base.isEmpty() ? "<span class=\"small\">none shared</span>"
+                    : "<span class=\"mono\" id=\"base-options\">" + esc(String.join(" ", base)) + "</span>");
             fact("headline", esc(bw ? "average bandwidth in Gb/s at each choice's largest message size, higher is better"
                     : "t_typical (median half round trip) in us at each choice's smallest message size, lower is better")
                     + r.rankedSize().stream().mapToObj(size -> esc("; best and worst are ranked among the choices at "
-                            + HtmlText.size(size))).findFirst().orElse(""));
+                            + HtmlText.size(size))).findFirst().orElse("")
+                    + (bw ? esc("; choices at " + HtmlText.size(MESSAGE_RATE_MAX_SIZE)
+                            + " or less are charted by message rate (Mpps)") : ""));
+            fact("ranking", "<span id=\"ranking\" class=\"ranking " + ranking.status().name().toLowerCase(Locale.ROOT)
+                    .replace('_', '-') + "\">" + esc(ranking.summary()) + "</span>");
             if (bestIndex >= 0) {
                 fact("best", "<span class=\"tag best\">best</span> " + esc(rows.get(bestIndex).choice().label()) + ": <b>"
                         + esc(num(rows.get(bestIndex).headline().getAsDouble()) + " " + unit) + "</b>");
-                double b = rows.get(bestIndex).headline().getAsDouble();
                 double w = rows.get(worstIndex).headline().getAsDouble();
-                String vsBest = b == 0 ? "" : String.format(Locale.ROOT, " (%.0f %% %s the best)",
-                        Math.abs(w - b) / b * 100, bw ? "below" : "above");
                 fact("worst", "<span class=\"tag worst\">worst</span> " + esc(rows.get(worstIndex).choice().label())
-                        + ": <b>" + esc(num(w) + " " + unit) + "</b>" + esc(vsBest));
+                        + ": <b>" + esc(num(w) + " " + unit) + "</b>" + esc(" (" + SweepRanking.percent(ranking.gap())
+                        + (bw ? " below" : " above") + " the best)"));
             }
             fact("started", esc(TIME.format(r.started().truncatedTo(ChronoUnit.SECONDS))));
             fact("duration", esc(HtmlText.duration(r.elapsed())));
@@ -200,20 +222,58 @@ public final class SweepHtmlReport {
         // -------------------------------------------------------------- charts
 
         private void barSection() {
-            out.append("<section class=\"chart-box\" id=\"headline\">\n<h2>")
-                    .append(esc((bw ? "Bandwidth" : "Latency") + " per choice (" + unit + ")")).append("</h2>\n");
-            out.append("<p class=\"note\">").append(esc(bw
-                    ? "Average bandwidth at the largest message size of each choice; higher is better."
-                    : "t_typical at the smallest message size of each choice; lower is better.")).append("</p>\n");
-            List<SvgCharts.Bar> bars = new ArrayList<>();
+            List<Integer> rateRows = new ArrayList<>();
+            List<Integer> otherRows = new ArrayList<>();
             for (int i = 0; i < rows.size(); i++) {
+                (bw && small(rows.get(i)) ? rateRows : otherRows).add(i);
+            }
+            if (!rateRows.isEmpty()) {
+                out.append("<section class=\"chart-box\" id=\"rate\">\n<h2>")
+                        .append(esc("Message rate per choice (Mpps), messages up to " + HtmlText.size(MESSAGE_RATE_MAX_SIZE)))
+                        .append("</h2>\n<p class=\"note\">").append(esc("Messages per second (millions) at the "
+                                + "largest message size of each choice, perftest's MsgRate; higher is better. Small "
+                                + "messages are bound by the message rate, so their Gb/s says little."))
+                        .append("</p>\n");
+                out.append("<div class=\"chart-wrap\">").append(SvgCharts.barChart("rate-chart", bars(rateRows, true),
+                        "Mpps", true)).append("</div>\n</section>\n");
+            }
+            if (!otherRows.isEmpty() || rateRows.isEmpty()) {
+                out.append("<section class=\"chart-box\" id=\"headline\">\n<h2>")
+                        .append(esc((bw ? "Bandwidth" : "Latency") + " per choice (" + unit + ")"
+                                + (rateRows.isEmpty() ? "" : ", messages over " + HtmlText.size(MESSAGE_RATE_MAX_SIZE))))
+                        .append("</h2>\n");
+                out.append("<p class=\"note\">").append(esc(bw
+                        ? "Average bandwidth at the largest message size of each choice; higher is better."
+                        : "t_typical at the smallest message size of each choice; lower is better.")).append("</p>\n");
+                out.append("<div class=\"chart-wrap\">").append(SvgCharts.barChart("bar-chart", bars(otherRows, false),
+                        unit, bw)).append("</div>\n");
+                out.append("</section>\n");
+            }
+        }
+
+        private List<SvgCharts.Bar> bars(List<Integer> indexes, boolean rate) {
+            List<SvgCharts.Bar> bars = new ArrayList<>();
+            for (int i : indexes) {
                 SweepRow row = rows.get(i);
-                bars.add(new SvgCharts.Bar(i, row.choice().label(), row.headline(),
+                bars.add(new SvgCharts.Bar(i, row.choice().label(), rate ? rate(row) : row.headline(),
                         row.error().map(SweepHtmlReport::firstLine).orElse(""), i == bestIndex, i == worstIndex,
                         !row.consistent(), problemIds(row)));
             }
-            out.append("<div class=\"chart-wrap\">").append(SvgCharts.barChart(bars, unit, bw)).append("</div>\n");
-            out.append("</section>\n");
+            return bars;
+        }
+
+        /** A bandwidth row at {@link #MESSAGE_RATE_MAX_SIZE} or less: by its headline size, or for a failed row its option. */
+        private static boolean small(SweepRow row) {
+            OptionalLong size = row.ok() ? row.headlineSize()
+                    : choiceSize(row).map(OptionalLong::of).orElse(OptionalLong.empty());
+            return size.isPresent() && size.getAsLong() <= MESSAGE_RATE_MAX_SIZE;
+        }
+
+        /** The message rate (Mpps) at a bandwidth row's headline size; empty for a failed row. */
+        private static OptionalDouble rate(SweepRow row) {
+            return row.result().flatMap(res -> res.bandwidth().stream()
+                            .max(Comparator.comparingLong(BandwidthResult::sizeBytes)))
+                    .map(b -> OptionalDouble.of(b.messageRateMpps())).orElse(OptionalDouble.empty());
         }
 
         private void sizeSection() {
@@ -224,10 +284,30 @@ public final class SweepHtmlReport {
             if (sizes.size() < 2) {
                 return;
             }
+            out.append("<section class=\"chart-box\" id=\"by-size\">\n<h2>")
+                    .append(esc((bw ? "Bandwidth" : "Latency") + " vs message size")).append("</h2>\n");
+            out.append("<p class=\"note\">").append(esc("One line per group of choices that differ only in message size; "
+                    + (bw ? "average Gb/s." : "t_typical in us."))).append("</p>\n");
+            out.append("<div class=\"chart-wrap\">")
+                    .append(SvgCharts.lineChart("size-chart", series(false), bw ? "Gb/s (average)" : "us (t_typical)"))
+                    .append("</div>\n</section>\n");
+            if (bw && sizes.first() <= MESSAGE_RATE_MAX_SIZE) {
+                out.append("<section class=\"chart-box\" id=\"rate-by-size\">\n<h2>Message rate vs message size</h2>\n")
+                        .append("<p class=\"note\">").append(esc("The same runs as message rate (Mpps, perftest's "
+                                + "MsgRate), the figure to read for small messages."))
+                        .append("</p>\n<div class=\"chart-wrap\">")
+                        .append(SvgCharts.lineChart("rate-size-chart", series(true), "Mpps (message rate)"))
+                        .append("</div>\n</section>\n");
+            }
+        }
+
+        /** One series per group of choices that differ only in size; {@code rate}: Mpps instead of the headline figure. */
+        private List<SvgCharts.Series> series(boolean rate) {
             Map<String, List<Integer>> groups = new LinkedHashMap<>();
             for (int i = 0; i < rows.size(); i++) {
                 groups.computeIfAbsent(groupLabel(rows.get(i).choice()), k -> new ArrayList<>()).add(i);
             }
+            String u = rate ? "Mpps" : unit;
             List<SvgCharts.Series> series = new ArrayList<>();
             for (Map.Entry<String, List<Integer>> g : groups.entrySet()) {
                 List<SvgCharts.Point> pts = new ArrayList<>();
@@ -238,8 +318,9 @@ public final class SweepHtmlReport {
                     inconsistent |= !row.consistent();
                     if (row.result().isPresent()) {
                         for (SizePoint p : points(row.result().get())) {
-                            pts.add(new SvgCharts.Point(p.sizeBytes, p.value, g.getKey() + " \u00b7 "
-                                    + HtmlText.size(p.sizeBytes) + ": " + num(p.value) + " " + unit));
+                            double v = rate ? p.rate : p.value;
+                            pts.add(new SvgCharts.Point(p.sizeBytes, v, g.getKey() + " \u00b7 "
+                                    + HtmlText.size(p.sizeBytes) + ": " + num(v) + " " + u));
                         }
                     } else {
                         choiceSize(row).ifPresent(failedSizes::add);
@@ -247,25 +328,20 @@ public final class SweepHtmlReport {
                 }
                 series.add(new SvgCharts.Series(g.getKey(), pts, failedSizes, inconsistent));
             }
-            out.append("<section class=\"chart-box\" id=\"by-size\">\n<h2>")
-                    .append(esc((bw ? "Bandwidth" : "Latency") + " vs message size")).append("</h2>\n");
-            out.append("<p class=\"note\">").append(esc("One line per group of choices that differ only in message size; "
-                    + (bw ? "average Gb/s." : "t_typical in us."))).append("</p>\n");
-            out.append("<div class=\"chart-wrap\">")
-                    .append(SvgCharts.lineChart(series, bw ? "Gb/s (average)" : "us (t_typical)"))
-                    .append("</div>\n</section>\n");
+            return series;
         }
 
-        private record SizePoint(long sizeBytes, double value) {
+        /** One size's figures: the headline figure (Gb/s or t_typical us) and, for bandwidth, the message rate. */
+        private record SizePoint(long sizeBytes, double value, double rate) {
         }
 
         private List<SizePoint> points(PerfTestResult res) {
             List<SizePoint> pts = new ArrayList<>();
             for (BandwidthResult b : res.bandwidth()) {
-                pts.add(new SizePoint(b.sizeBytes(), SweepRow.gbits(b.average(), b.unit())));
+                pts.add(new SizePoint(b.sizeBytes(), SweepRow.gbits(b.average(), b.unit()), b.messageRateMpps()));
             }
             for (LatencyResult l : res.latency()) {
-                pts.add(new SizePoint(l.sizeBytes(), l.typicalUs()));
+                pts.add(new SizePoint(l.sizeBytes(), l.typicalUs(), Double.NaN));
             }
             return pts;
         }
@@ -391,7 +467,9 @@ public final class SweepHtmlReport {
                 Optional<BandwidthResult> b = res.bandwidth().stream().max(Comparator.comparingLong(BandwidthResult::sizeBytes));
                 String peak = b.map(x -> x.peak() > 0 ? num(SweepRow.gbits(x.peak(), x.unit())) : "n/a").orElse("-");
                 String rate = b.map(x -> num(x.messageRateMpps())).orElse("-");
-                out.append("<td class=\"num\">").append(esc(peak)).append("</td><td class=\"num\">").append(esc(rate))
+                boolean small = small(row);
+                out.append("<td class=\"num\">").append(esc(peak)).append("</td><td class=\"num rate")
+                        .append(small ? " small-size\"><b>" : "\">").append(esc(rate)).append(small ? "</b>" : "")
                         .append("</td>");
             } else {
                 Optional<LatencyResult> l = res.latency().stream().min(Comparator.comparingLong(LatencyResult::sizeBytes));
@@ -435,11 +513,21 @@ public final class SweepHtmlReport {
         private void legend() {
             out.append("<section id=\"legend\">\n<h2>How to read this report</h2>\n<ul class=\"legend\">\n");
             out.append("<li>").append(swatch(SvgCharts.BEST, false, false)).append(" <span class=\"tag best\">best</span> ")
-                    .append(esc(bw ? "the highest bandwidth among the choices that ran"
-                            : "the lowest latency among the choices that ran")).append("</li>\n");
+                    .append(esc(bw ? "the highest bandwidth among the choices compared, when they are ranked"
+                            : "the lowest latency among the choices compared, when they are ranked")).append("</li>\n");
             out.append("<li>").append(swatch(SvgCharts.WORST, false, false)).append(" <span class=\"tag worst\">worst</span> ")
-                    .append(esc(bw ? "the lowest bandwidth among the choices that ran"
-                            : "the highest latency among the choices that ran")).append("</li>\n");
+                    .append(esc(bw ? "the lowest bandwidth among the choices compared, when they are ranked"
+                            : "the highest latency among the choices compared, when they are ranked")).append("</li>\n");
+            out.append("<li id=\"ranking-rule\"><b>ranking:</b> ").append(esc(ranking.rule())).append("</li>\n");
+            if (bw) {
+                out.append("<li><b>message rate:</b> ").append(esc("choices at " + HtmlText.size(MESSAGE_RATE_MAX_SIZE)
+                        + " or less are charted by message rate (Mpps, perftest's MsgRate, bold in the table), larger "
+                        + "ones by Gb/s; small messages are bound by the rate at which work requests are taken."))
+                        .append("</li>\n");
+            }
+            out.append("<li><b>axes:</b> ").append(esc("a value axis is logarithmic (marked \"log scale\") when its "
+                    + "largest figure is at least " + (int) ValueAxis.DECADE_RATIO + " times its smallest, linear from 0 "
+                    + "otherwise; message sizes are on a log2 axis.")).append("</li>\n");
             out.append("<li>").append(swatch(SvgCharts.BAR, true, false))
                     .append(" <span class=\"tag inconsistent\">inconsistent</span> ")
                     .append("the path has a WARNING or ERROR verdict: the figure may not be what the intended path can do "
@@ -459,7 +547,7 @@ public final class SweepHtmlReport {
             StringBuilder s = new StringBuilder("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"swatch\" width=\"34\" "
                     + "height=\"14\" viewBox=\"0 0 34 14\">");
             if (hatched) {
-                s.append(SvgCharts.hatchDefs().replace("id=\"hatch\"", "id=\"hatch-legend\"").strip());
+                s.append(SvgCharts.hatchDefs("hatch-legend").strip());
             }
             s.append("<rect x=\"1\" y=\"1\" width=\"32\" height=\"12\" fill=\"").append(fill).append('"')
                     .append(dashed ? " stroke=\"#9a9a9a\" stroke-dasharray=\"4 3\"" : "").append("/>");

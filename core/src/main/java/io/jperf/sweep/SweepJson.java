@@ -34,8 +34,8 @@ import java.util.OptionalInt;
  * }
  * </pre>
  *
- * {@code best} and {@code worst} are point indexes, null unless at least two points ran with
- * different headlines. Verdicts are written as the write tests write theirs
+ * {@code best} and {@code worst} are point indexes, null unless {@link SweepRanking} ranks the
+ * points (at least two at one size, further apart than the noise threshold of one run each). Verdicts are written as the write tests write theirs
  * ({@link PathJson#writeVerdicts}). Stateless and thread-safe.
  */
 public final class SweepJson {

@@ -4,8 +4,6 @@ import io.jperf.options.TestKind;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Comparator;
-import java.util.DoubleSummaryStatistics;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -56,36 +54,23 @@ public record SweepResult(TestKind kind, String peerHost, List<String> dimension
     }
 
     /**
+     * Which choices are best and worst, if any may be called so: {@link SweepRanking}'s rule with its
+     * default noise threshold ({@link SweepRanking#ONE_RUN_NOISE}).
+     */
+    public SweepRanking ranking() {
+        return SweepRanking.of(this);
+    }
+
+    /**
      * The row with the best headline among those that ran at {@link #rankedSize()}; empty unless
-     * at least two such rows ran with different headlines (one row is neither best nor worst).
+     * {@link #ranking()} ranks them (at least two such rows, further apart than the noise threshold).
      */
     public Optional<SweepRow> best() {
-        return ranked().map(r -> r.max(byHeadline()).orElseThrow());
+        return ranking().best();
     }
 
     /** The row with the worst headline, under the same conditions as {@link #best()}. */
     public Optional<SweepRow> worst() {
-        return ranked().map(r -> r.min(byHeadline()).orElseThrow());
-    }
-
-    /** The rows that ran at the ranked size, when they are worth ranking. */
-    private Optional<java.util.stream.Stream<SweepRow>> ranked() {
-        OptionalLong size = rankedSize();
-        if (size.isEmpty()) {
-            return Optional.empty();
-        }
-        List<SweepRow> candidates = rows.stream().filter(SweepRow::ok)
-                .filter(r -> r.headlineSize().orElseThrow() == size.getAsLong()).toList();
-        DoubleSummaryStatistics stats = candidates.stream().mapToDouble(r -> r.headline().orElseThrow()).summaryStatistics();
-        if (candidates.size() < 2 || stats.getMin() == stats.getMax()) {
-            return Optional.empty();
-        }
-        return Optional.of(candidates.stream());
-    }
-
-    /** Orders rows so that "greater" means "better". */
-    private Comparator<SweepRow> byHeadline() {
-        Comparator<SweepRow> c = Comparator.comparingDouble(r -> r.headline().orElseThrow());
-        return higherIsBetter() ? c : c.reversed();
+        return ranking().worst();
     }
 }

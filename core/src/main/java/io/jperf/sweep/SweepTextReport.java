@@ -20,6 +20,7 @@ import java.util.StringJoiner;
  * <pre>
  * jperf sweep write-bw against 10.20.0.2: 4 points, 4 ran, 0 failed, 2 with path problems (9.9 s)
  * headline: average Gb/s at the largest message size, higher is better
+ * ranked: the worst of the 2 choices at 64K is 48 % below the best, beyond the 20 % noise threshold of one run each
  *
  *   #  rail            size  Gb/s   status  path
  *   0  rxe0>10.20.0.2  4K    15.72  ok      -
@@ -30,7 +31,8 @@ import java.util.StringJoiner;
  *
  * Path column: {@code F2!} an ERROR finding, {@code F5} a WARNING, {@code -} consistent (INFO
  * findings are listed below the table but do not make a path inconsistent). The best and worst
- * are marked only when at least two points ran with different headlines. Lines of the details
+ * are marked only when {@link SweepRanking} ranks the points (two or more at one size, further
+ * apart than the noise threshold of one run each); the line above the table says whether they are. Lines of the details
  * are wrapped at {@value #WIDTH} columns; table cells longer than {@value #MAX_CELL} characters
  * are shortened (the details have them in full). Stateless and thread-safe.
  */
@@ -57,7 +59,9 @@ public final class SweepTextReport {
         out.append("headline: ").append(r.higherIsBetter()
                 ? "average " + r.headlineUnit() + " at the largest message size, higher is better"
                 : "typical latency (" + r.headlineUnit() + ") at the smallest message size, lower is better")
-                .append('\n').append('\n');
+                .append('\n');
+        wrap(out, r.ranking().summary(), "", "    ");
+        out.append('\n');
         table(r, out);
         out.append('\n');
         details(r, out);

@@ -2,6 +2,10 @@ package io.jperf.sweep;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
@@ -70,5 +74,48 @@ class SvgChartsTest {
         assertEquals("0.0012", HtmlText.num(0.0012));
         assertEquals("12.5", HtmlText.coord(12.5));
         assertEquals("0", HtmlText.coord(Double.NaN));
+    }
+
+    @Test
+    void valueAxisIsLinearFromZeroWithinADecade() {
+        ValueAxis a = ValueAxis.fit(List.of(7.42, 9.64, 8.0));
+        assertFalse(a.log());
+        assertArrayEquals(new double[] {0, 2, 4, 6, 8, 10}, a.ticks(), 1e-9);
+        assertEquals(0.5, a.fraction(5), 1e-9);
+        assertEquals("", a.captionSuffix());
+        assertFalse(ValueAxis.fit(List.of(1.0, 9.99)).log(), "9.99x is less than a decade");
+        assertFalse(ValueAxis.fit(List.of(0.0, 90.0)).log(), "a zero cannot go on a log axis");
+        assertFalse(ValueAxis.fit(List.of(42.0)).log(), "one value");
+    }
+
+    @Test
+    void valueAxisIsLogWhenTheFiguresSpanDecades() {
+        // 2 B at 0.13 Gb/s next to 64K at 94 Gb/s
+        ValueAxis a = ValueAxis.fit(List.of(0.13, 4.0, 85.0, 94.0, Double.NaN));
+        assertTrue(a.log());
+        assertArrayEquals(new double[] {0.1, 1, 10, 100}, a.ticks(), 1e-12);
+        assertEquals(0, a.fraction(0.1), 1e-9);
+        assertEquals(1.0 / 3, a.fraction(1), 1e-9);
+        assertEquals(1, a.fraction(100), 1e-9);
+        assertEquals(0, a.fraction(0), "clamped");
+        assertEquals(List.of("0.1", "1", "10", "100"),
+                java.util.Arrays.stream(a.ticks()).mapToObj(a::label).toList());
+        assertEquals(" (log scale)", a.captionSuffix());
+        // two decades or less: 1-2-5 ticks
+        ValueAxis dense = ValueAxis.fit(List.of(1.5, 40.0));
+        assertArrayEquals(new double[] {1, 2, 5, 10, 20, 50, 100}, dense.ticks(), 1e-9);
+        assertEquals("10k", ValueAxis.fit(List.of(10.0, 20000.0)).label(10000));
+    }
+
+    @Test
+    void baseOptionsAreTheFlagsEveryChoiceShares() {
+        SweepResult r = SweepFixtures.bwSmallAndLarge();
+        List<String> base = SweepBaseOptions.shared(r.rows().stream().map(row -> row.choice().options()).toList());
+        assertTrue(base.contains("-c RC") && base.contains("-x 1") && base.contains("--tclass 106")
+                && base.contains("--report_gbits") && base.contains("-q 1"), base.toString());
+        assertTrue(base.stream().noneMatch(f -> f.startsWith("-d ") || f.startsWith("-s ")),
+                "the rail's device and the size differ between choices: " + base);
+        assertFalse(base.contains("-R") || base.contains("-b"), "switches off everywhere are not listed: " + base);
+        assertEquals(List.of(), SweepBaseOptions.shared(List.of()));
     }
 }

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import io.jperf.options.TestKind;
 import io.jperf.path.Severity;
+import io.jperf.report.RunInfo;
 
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
@@ -40,7 +41,7 @@ class SweepHtmlReportTest {
     void everyFixtureIsWellFormedSelfContainedXhtml() {
         List<Supplier<SweepResult>> all = List.of(SweepFixtures::bwMultiRail, SweepFixtures::bwCollapsed,
                 () -> SweepFixtures.bwRailsCm(false), () -> SweepFixtures.bwRailsCm(true), SweepFixtures::lat,
-                SweepFixtures::latAllSizes);
+                SweepFixtures::latAllSizes, SweepFixtures::bwSmallAndLarge);
         for (Supplier<SweepResult> s : all) {
             String html = SweepHtmlReport.render(s.get());
             assertTrue(html.startsWith("<!DOCTYPE html>\n"), "HTML5 doctype first");
@@ -60,6 +61,8 @@ class SweepHtmlReportTest {
             Element bars = byId(doc, "svg", "bar-chart");
             assertNotNull(bars, "the headline chart");
             assertEquals(SVG, bars.getNamespaceURI(), "inline SVG in the SVG namespace");
+            List<String> ids = all(doc, "*").stream().map(e -> e.getAttribute("id")).filter(id -> !id.isEmpty()).toList();
+            assertEquals(ids.size(), new java.util.HashSet<>(ids).size(), "ids are unique: " + ids);
         }
     }
 
@@ -106,9 +109,9 @@ class SweepHtmlReportTest {
 
     @Test
     void bestAndWorstMarkTheRightBandwidthChoices() {
-        // ranked at 64K only: rail0 64K is the fastest, rail1 64K the slowest (rail1 runs at 99.4 % of
-        // rail0); the 4K rows are slower still but are not compared with 64K ones
-        SweepResult r = SweepFixtures.bwMultiRail();
+        // ranked at 64K only: rail0 64K is the fastest, rail1 64K (collapsed onto rail0's route) the slowest,
+        // 48 % below; the 4K rows are not compared with 64K ones
+        SweepResult r = SweepFixtures.bwCollapsed();
         Document doc = parse(SweepHtmlReport.render(r));
         assertMarked(doc, r, 1, 3);
         assertEquals(SvgCharts.BEST, bar(doc, 1).getAttribute("fill"));
@@ -118,7 +121,7 @@ class SweepHtmlReportTest {
 
     @Test
     void bestAndWorstMarkTheRightLatencyChoices() {
-        // lower is better: rail0 tclass 106 (7.42 us) best, rail1 tclass 0 (7.94 us) worst
+        // lower is better: rail0 tclass 106 (7.42 us) best, rail1 tclass 0 (9.64 us) worst
         SweepResult r = SweepFixtures.lat();
         Document doc = parse(SweepHtmlReport.render(r));
         assertMarked(doc, r, 1, 2);
@@ -356,6 +359,115 @@ class SweepHtmlReportTest {
         }
     }
 
+    // ------------------------------------------------------------------ issue #25: rate, axes, noise, base options
+
+    @Test
+    void smallMessagesAreChartedByMessageRateNotAsEmptyGbitBars() {
+        SweepResult r = SweepFixtures.bwSmallAndLarge(); // rail x size 2, 64, 4K, 64K; rail1 4K failed
+        Document doc = parse(SweepHtmlReport.render(r));
+        Element rate = byId(doc, "svg", "rate-chart");
+        assertNotNull(rate, "a message-rate chart for the 2 B and 64 B choices");
+        Element gbits = byId(doc, "svg", "bar-chart");
+        List<Integer> inRate = dataIndexes(rate);
+        List<Integer> inGbits = dataIndexes(gbits);
+        assertEquals(List.of(0, 1, 4, 5), inRate, "2 and 64 B choices of both rails");
+        assertEquals(List.of(2, 3, 6, 7), inGbits, "4K and 64K choices (6: failed)");
+        for (int i : inRate) {
+            Element bar = bar(doc, i);
+            double mpps = r.rows().get(i).result().orElseThrow().bandwidth().getFirst().messageRateMpps();
+            assertEquals(mpps, num(bar, "data-value"), 1e-9, "bar " + i + " is the message rate");
+            assertTrue(num(bar, "width") > 200, "a 2 B choice's bar is not empty: " + bar.getAttribute("width"));
+            assertTrue(text(barRow(doc, i)).contains(HtmlText.num(mpps) + " Mpps"), text(barRow(doc, i)));
+        }
+        assertTrue(text(byId(doc, "section", "rate")).contains("Message rate per choice (Mpps)"));
+        // the table's message rate is the figure that is bold for small sizes
+        Element cell = all(choice(doc, 0), "td").stream().filter(td -> classes(td).contains("rate")).findFirst()
+                .orElseThrow();
+        assertTrue(classes(cell).contains("small-size") && !all(cell, "b").isEmpty(), "bold Mpps on a 2 B row");
+        Element big = all(choice(doc, 3), "td").stream().filter(td -> classes(td).contains("rate")).findFirst()
+                .orElseThrow();
+        assertFalse(classes(big).contains("small-size"));
+        // and a message rate vs size chart next to the Gb/s one
+        assertNotNull(byId(doc, "svg", "rate-size-chart"));
+        // a sweep of large messages only has no rate charts
+        Document large = parse(SweepHtmlReport.render(SweepFixtures.bwCollapsed()));
+        assertNull(byId(large, "svg", "rate-chart"));
+        assertNull(byId(large, "svg", "rate-size-chart"));
+        assertNotNull(byId(large, "svg", "bar-chart"));
+    }
+
+    @Test
+    void axesAreLogWhereTheFiguresSpanDecadesAndLinearOtherwise() {
+        Document doc = parse(SweepHtmlReport.render(SweepFixtures.bwSmallAndLarge()));
+        Element bySize = byId(doc, "svg", "size-chart");
+        assertTrue(classes(bySize).contains("log"), "0.13 .. 94 Gb/s against size");
+        List<String> yTicks = all(bySize, "text").stream().filter(t -> classes(t).contains("ytick"))
+                .map(SweepHtmlReportTest::text).toList();
+        assertEquals(List.of("0.1", "1", "10", "100"), yTicks);
+        assertTrue(text(bySize).contains("Gb/s (average) (log scale)"), "the caption says so");
+        // on a log axis equal ratios are equal distances: 2 B -> 64 B is 32x in Gb/s at ~equal Mpps
+        Element rail0 = all(bySize, "g").stream().filter(g -> classes(g).contains("series")).findFirst().orElseThrow();
+        List<Element> dots = all(rail0, "circle");
+        double y2 = num(dots.get(0), "cy");
+        double y64 = num(dots.get(1), "cy");
+        double y64k = num(dots.get(3), "cy");
+        double perDecade = (y2 - y64k) / Math.log10(94.37 / 0.1296);
+        assertEquals(Math.log10(4.045 / 0.1296) * perDecade, y2 - y64, 1.0, "distance follows log10 of the ratio");
+        // the Mpps chart of the small choices: 7.5 .. 8.1 Mpps, linear from 0
+        Element rate = byId(doc, "svg", "rate-chart");
+        assertFalse(classes(rate).contains("log"));
+        // the Gb/s bars: 4K (85 Gb/s) and 64K (49..94): within a decade, linear
+        assertFalse(classes(byId(doc, "svg", "bar-chart")).contains("log"));
+        // latency 7.4 .. 18.5 us against size: linear
+        Element lat = byId(parse(SweepHtmlReport.render(SweepFixtures.latAllSizes())), "svg", "size-chart");
+        assertFalse(classes(lat).contains("log"));
+        assertFalse(text(lat).contains("log scale"));
+    }
+
+    @Test
+    void aGapWithinTheNoiseOfOneRunIsNeitherBestNorWorst() {
+        // the issue's page: 11 % between two choices of one run each painted the slower one red
+        SweepChoice c0 = SweepFixtures.bwChoice(0, SweepFixtures.RAIL0, "rail", "rxe0>10.20.0.2");
+        SweepChoice c1 = SweepFixtures.bwChoice(1, SweepFixtures.RAIL1, "rail", "rxe1>10.20.1.2");
+        SweepResult r = SweepFixtures.sweep(TestKind.WRITE_BW,
+                List.of(SweepFixtures.bwRow(c0, 2000), SweepFixtures.bwRow(c1, 1780)));
+        String html = SweepHtmlReport.render(r);
+        Document doc = parse(html);
+        for (int i = 0; i < 2; i++) {
+            assertFalse(classes(choice(doc, i)).contains("worst") || classes(choice(doc, i)).contains("best"));
+            assertEquals(SvgCharts.BAR, bar(doc, i).getAttribute("fill"), "no red, no green");
+        }
+        assertEquals("not ranked: one run each, within noise (the 2 choices at 64K are within 11 % of each other; "
+                + "threshold 20 %)", text(byId(doc, "span", "ranking")));
+        assertTrue(classes(byId(doc, "span", "ranking")).contains("within-noise"));
+        String rule = text(byId(doc, "li", "ranking-rule"));
+        assertTrue(rule.contains("Each choice ran once") && rule.contains("more than 20 % below the best"), rule);
+        // the same two choices 25 % apart are ranked, and the page says why
+        Document far = parse(SweepHtmlReport.render(SweepFixtures.sweep(TestKind.WRITE_BW,
+                List.of(SweepFixtures.bwRow(c0, 2000), SweepFixtures.bwRow(c1, 1500)))));
+        assertEquals(SvgCharts.WORST, bar(far, 1).getAttribute("fill"));
+        assertTrue(text(byId(far, "span", "ranking")).contains("25 % below the best, beyond the 20 % noise threshold"));
+    }
+
+    @Test
+    void thePageCarriesBaseOptionsVersionCommandLineAndHost() {
+        RunInfo run = new RunInfo("9.8.7", "jperf sweep write-bw 10.20.0.2 --rails rxe0=10.20.0.2 --html 'a b.html'",
+                "lab-a");
+        Document doc = parse(SweepHtmlReport.render(SweepFixtures.bwSmallAndLarge(), run));
+        String header = text(all(doc, "header").getFirst());
+        assertTrue(header.contains("9.8.7 on lab-a"), header);
+        assertTrue(header.contains("jperf sweep write-bw 10.20.0.2 --rails rxe0=10.20.0.2 --html 'a b.html'"), header);
+        String base = text(byId(doc, "span", "base-options"));
+        assertTrue(base.startsWith("-c RC -i 1 -x 1 -n 5000 -q 1"), base);
+        assertTrue(base.contains("--tclass 106") && base.contains("--report_gbits") && base.endsWith("-p 18515"), base);
+        assertFalse(base.contains("-d ") || base.contains("-s "), "device and size are swept: " + base);
+    }
+
+    private static List<Integer> dataIndexes(Element chart) {
+        return all(chart, "g").stream().filter(g -> classes(g).contains("row"))
+                .map(g -> Integer.parseInt(g.getAttribute("data-index"))).toList();
+    }
+
     // ------------------------------------------------------------------ DOM helpers
 
     static Document parse(String html) {
@@ -403,16 +515,21 @@ class SweepHtmlReportTest {
                 .findFirst().orElseThrow(() -> new AssertionError("no table row " + i));
     }
 
+    /** Every bar chart of the page (the Gb/s or latency one, and the message-rate one). */
+    static List<Element> barCharts(Document doc) {
+        return all(doc, "svg").stream().filter(e -> classes(e).contains("bar-chart")).toList();
+    }
+
     /** The bar chart's group of choice {@code i}. */
     static Element barRow(Document doc, int i) {
-        return all(byId(doc, "svg", "bar-chart"), "g").stream()
+        return barCharts(doc).stream().flatMap(c -> all(c, "g").stream())
                 .filter(e -> classes(e).contains("row") && Integer.toString(i).equals(e.getAttribute("data-index")))
                 .findFirst().orElse(null);
     }
 
     /** The bar of choice {@code i}, null when it has none (failed). */
     static Element bar(Document doc, int i) {
-        return all(byId(doc, "svg", "bar-chart"), "rect").stream()
+        return barCharts(doc).stream().flatMap(c -> all(c, "rect").stream())
                 .filter(e -> classes(e).contains("bar") && Integer.toString(i).equals(e.getAttribute("data-index")))
                 .findFirst().orElse(null);
     }

@@ -30,7 +30,8 @@ class SweepHtmlSamplesTest {
                 "sweep-bw-collapsed", SweepFixtures.bwRailsCm(true),
                 "sweep-bw-2x2", SweepFixtures.bwCollapsed(),
                 "sweep-lat", SweepFixtures.lat(),
-                "sweep-lat-all-sizes", SweepFixtures.latAllSizes());
+                "sweep-lat-all-sizes", SweepFixtures.latAllSizes(),
+                "sweep-bw-small-and-large", SweepFixtures.bwSmallAndLarge());
         for (Map.Entry<String, SweepResult> e : samples.entrySet()) {
             Files.writeString(dir.resolve(e.getKey() + ".html"), SweepHtmlReport.render(e.getValue()));
         }

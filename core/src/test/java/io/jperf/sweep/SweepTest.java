@@ -83,8 +83,9 @@ class SweepTest {
                 rail1.verdicts().toString());
         assertEquals(rail1.result().orElseThrow().path().orElseThrow().verdicts(), rail1.verdicts());
         assertTrue(rail1.path().orElseThrow().contains("dev veth0"), "rail1's summary shows the collapsed egress");
-        // the best is the highest bandwidth
-        assertEquals(3, r.best().orElseThrow().choice().index());
+        // 1000..1003 MiB/s: one run each and 0.3 % apart, within the noise threshold: neither best nor worst
+        assertEquals(SweepRanking.Status.WITHIN_NOISE, r.ranking().status(), r.ranking().summary());
+        assertTrue(r.best().isEmpty() && r.worst().isEmpty());
     }
 
     @Test

@@ -87,10 +87,28 @@ class SweepTextReportTest {
         assertTrue(text.contains("typical latency (us) at the smallest message size, lower is better"), text);
         List<String> t = table(text);
         assertEquals("us", t.get(0).strip().split(" +")[3]);
-        // rail0 tclass 106: 7.42 us, the best; rail1 tclass 0: 7.94 us, the worst (and F5 WARNING, no "!")
+        // rail0 tclass 106: 7.42 us, the best; rail1 tclass 0: 9.64 us (30 % above), the worst (and F5 WARNING, no "!")
         assertTrue(t.get(2).endsWith("-  <- best"), t.get(2));
         assertTrue(t.get(3).endsWith("F5  <- worst"), t.get(3));
         assertTrue(t.get(1).strip().endsWith("F5"), t.get(1));
+    }
+
+    @Test
+    void aGapWithinTheNoiseOfOneRunIsNotRankedAndTheLineSaysSo() {
+        SweepChoice c0 = SweepFixtures.bwChoice(0, RAIL0, "gid", "1");
+        SweepChoice c1 = SweepFixtures.bwChoice(1, RAIL0, "gid", "3");
+        SweepResult r = SweepFixtures.sweep(TestKind.WRITE_BW,
+                List.of(SweepFixtures.bwRow(c0, 2000), SweepFixtures.bwRow(c1, 1780)));
+        String text = SweepTextReport.render(r);
+        assertFalse(text.contains("<- best") || text.contains("<- worst"), text);
+        // a line of its own after the headline's, wrapped at the report's width
+        String flat = text.replaceAll("\n {4}", " ");
+        assertTrue(flat.contains("higher is better\nnot ranked: one run each, within noise (the 2 choices at 64K are "
+                + "within 11 % of each other; threshold 20 %)\n"), text);
+        String ranked = SweepTextReport.render(SweepFixtures.bwCollapsed()).replaceAll("\n {4}", " ");
+        assertTrue(ranked.contains("\nranked: the worst of the 2 choices at 64K is 48 % below the best"), ranked);
+        var json = io.jperf.report.JsonReader.parseObject(SweepJson.toJson(r));
+        assertTrue(json.containsKey("best") && json.get("best") == null && json.get("worst") == null, "JSON agrees");
     }
 
     @Test
