@@ -73,6 +73,9 @@ final class TestOptionsMixin {
             description = "Bound on connecting, every control exchange, and a stalled data path (default 60).")
     Integer timeoutSeconds;
 
+    /** Set by the latency commands: their -H and -U (null for the bandwidth commands). */
+    LatencyFlags latency;
+
     /** Set by write-lat's --hlog. */
     Path hlogFile;
 
