@@ -37,14 +37,6 @@ final class BwFlags {
             + " rate of some size reaches MPPS (Mpps); checked like -w.")
     Double limitMsgRate;
 
-    @Option(names = "--report-both", description = "With -b (and without -a): after the row of both directions,"
-            + " print this end's and the peer's own rows ('Local results', 'Remote results'), as perftest.")
-    boolean reportBoth;
-
-    @Option(names = "--run_infinitely", description = "Write until stopped (Ctrl-C or SIGTERM), one row every -D"
-            + " seconds (default 5), no peak, as perftest; then the whole run's row. Give it to both ends.")
-    boolean runInfinitely;
-
     void applyTo(TestOptions.Builder b) {
         if (numQps != null) {
             b.numQps(numQps);
@@ -61,6 +53,5 @@ final class BwFlags {
         }
         b.reportGbits(reportGbits);
         b.noPeak(noPeak);
-        b.runInfinitely(runInfinitely);
     }
 }

@@ -61,14 +61,14 @@ final class PerfTestCommand {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         RunInfo run = CommandRunInfo.of(spec);
-        for (String note : flagNotes(options, common.latency, bw, common.json)) {
+        for (String note : flagNotes(options, common.latency, common.bwReport, common.json)) {
             err.println("jperf: warning: " + note);
             err.flush();
         }
         PerftestPrinter printer = common.json ? null : new PerftestPrinter(options, run, out, err)
                 .samples(common.latency != null && common.latency.histogram,
                         common.latency != null && common.latency.unsorted)
-                .reportBoth(bw != null && bw.reportBoth);
+                .reportBoth(common.bwReport != null && common.bwReport.reportBoth);
         TestListener listener = printer != null ? printer : new TestListener() {
             @Override
             public void warning(String message) {
@@ -142,7 +142,7 @@ final class PerfTestCommand {
      * itself ignores them there): {@code -H}/{@code -U} with {@code -D}, or with {@code --json},
      * {@code --report-both} without {@code -b}, with {@code -a} or with {@code --json}.
      */
-    static List<String> flagNotes(TestOptions options, LatencyFlags latency, BwFlags bw, boolean json) {
+    static List<String> flagNotes(TestOptions options, LatencyFlags latency, BwReportFlags bw, boolean json) {
         List<String> notes = new java.util.ArrayList<>();
         if (latency != null && (latency.histogram || latency.unsorted)) {
             String flag = latency.histogram && latency.unsorted ? "-H and -U" : latency.histogram ? "-H" : "-U";

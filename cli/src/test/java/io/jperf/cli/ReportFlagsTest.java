@@ -150,7 +150,7 @@ class ReportFlagsTest {
                 PerfTestCommand.flagNotes(timed, h, null, false));
         assertEquals(List.of(), PerfTestCommand.flagNotes(lat(OutputMode.NONE), h, null, false));
         assertEquals(1, PerfTestCommand.flagNotes(lat(OutputMode.NONE), h, null, true).size());
-        BwFlags both = new BwFlags();
+        BwReportFlags both = new BwReportFlags();
         both.reportBoth = true;
         assertTrue(PerfTestCommand.flagNotes(bw(false, false), null, both, false).getFirst()
                 .startsWith("--report-both: only a bidirectional run (-b)"));
@@ -159,8 +159,13 @@ class ReportFlagsTest {
     }
 
     @Test
-    void theBandwidthCommandsTakeReportBoth() {
-        for (String command : List.of("write-bw", "read-bw", "send-bw")) {
+    void theBandwidthCommandsTakeReportBothButSweepDoesNot() {
+        CommandLine.Model.CommandSpec sweep = JperfCommand.commandLineFor("sweep").getSubcommands().get("sweep")
+                .getCommandSpec();
+        assertTrue(sweep.findOption("--report-both") == null && sweep.findOption("--run_infinitely") == null,
+                "sweep shares -b, -q, ... (BwFlags) but not the reporting flags");
+        assertTrue(sweep.findOption("--bidirectional") != null, "the check looks at sweep's real options");
+        for (String command : List.of("write-bw", "read-bw", "send-bw", "atomic-bw")) {
             List<String> args = new ArrayList<>(List.of(command, "--report-both", "10.0.0.2"));
             CommandLine root = JperfCommand.commandLineFor(command);
             CommandLine.ParseResult parsed = root.parseArgs(args.toArray(String[]::new)).subcommand();

@@ -33,8 +33,14 @@ class RunInfinitelyTest {
         root.parseArgs(all.toArray(String[]::new));
         Object c = root.getSubcommands().get(command).getCommand();
         return switch (c) {
-            case WriteBwCommand w -> w.common.toOptions(kind, w.bw);
-            case ReadBwCommand r -> r.common.toOptions(kind, r.bw);
+            case WriteBwCommand w -> {
+                w.common.bwReport = w.reporting; // as call() does
+                yield w.common.toOptions(kind, w.bw);
+            }
+            case ReadBwCommand r -> {
+                r.common.bwReport = r.reporting;
+                yield r.common.toOptions(kind, r.bw);
+            }
             default -> throw new AssertionError(c);
         };
     }
