@@ -7,12 +7,14 @@ import io.jperf.bench.StubProvider.Counter;
 import io.jperf.datapath.CompletionBatch;
 import io.jperf.datapath.WorkRequestList;
 import io.jperf.engine.BandwidthLoop;
+import io.jperf.engine.StopSignal;
 import io.jperf.ffi.InlineVerbs;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.TimeUnit;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -90,6 +92,88 @@ class BandwidthLoopOnStubTest {
                 // (whether the sample window saw completions depends on the clock checks: not asserted)
                 assertTrue(loop.sampleCompleted() <= loop.totalCompleted(), "sampled " + loop.sampleCompleted());
             }
+        }
+    }
+
+    /**
+     * {@code --run_infinitely}: intervals follow each other without draining (the writes of one interval
+     * complete in the next), each interval's completions are its own, and the end drains every queue.
+     */
+    @ParameterizedTest(name = "postList={0} cqMod={1}")
+    @CsvSource({"1,1", "1,100", "4,4", "4,10"})
+    void infiniteIntervalsCarryTheQueueOverAndTheEndDrainsIt(int postList, int cqMod) {
+        try (Arena arena = Arena.ofConfined(); StubProvider stub = StubProvider.create(BandwidthLoopBenchmark.TX_DEPTH)) {
+            BandwidthLoop loop = loopOnStub(arena, stub, postList);
+            StopSignal stop = new StopSignal();
+            long ms = TimeUnit.MILLISECONDS.toNanos(1);
+            loop.startInfinite(BandwidthLoopBenchmark.TX_DEPTH, cqMod);
+            long sum = 0;
+            for (int i = 0; i < 5; i++) {
+                assertTrue(loop.runInterval(5 * ms, stop));
+                assertTrue(loop.sampleNanos() >= 5 * ms, "interval " + i + ": " + loop.sampleNanos() + " ns");
+                assertTrue(loop.sampleCompleted() > 0, "interval " + i + " completed nothing");
+                sum += loop.sampleCompleted();
+                assertEquals(sum, loop.totalCompleted(), "each interval counts its own completions");
+                assertTrue(loop.totalPosted() > loop.totalCompleted(), "interval " + i + " ends with writes in"
+                        + " flight (nothing drained): posted " + loop.totalPosted() + ", completed " + sum);
+            }
+            assertTrue(loop.endInfinite());
+            assertEquals(loop.totalPosted(), loop.totalCompleted());
+            assertEquals(loop.totalPosted(), stub.counter(Counter.POSTED_WRS));
+            assertEquals(0, stub.cqPending());
+        }
+    }
+
+    /** A stop requested from another thread (the signal handler's) ends the interval at once, not at its end. */
+    @Test
+    void aStopFromAnotherThreadEndsTheIntervalPromptly() throws Exception {
+        try (Arena arena = Arena.ofConfined(); StubProvider stub = StubProvider.create(BandwidthLoopBenchmark.TX_DEPTH)) {
+            BandwidthLoop loop = loopOnStub(arena, stub, 1);
+            StopSignal stop = new StopSignal();
+            loop.startInfinite(BandwidthLoopBenchmark.TX_DEPTH, 100);
+            Thread signaller = Thread.ofPlatform().start(() -> {
+                try {
+                    Thread.sleep(50);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                stop.request("SIGINT");
+            });
+            long start = System.nanoTime();
+            assertTrue(loop.runInterval(TimeUnit.SECONDS.toNanos(30), stop));
+            long took = System.nanoTime() - start;
+            signaller.join();
+            assertTrue(took < TimeUnit.SECONDS.toNanos(5), "stopped after " + took / 1_000_000 + " ms, not at once");
+            assertEquals("SIGINT", stop.reason());
+            assertTrue(loop.endInfinite());
+            assertEquals(loop.totalPosted(), loop.totalCompleted());
+            assertEquals(0, stub.cqPending());
+        }
+    }
+
+    /** The data path of an infinite run allocates nothing, however many intervals it runs. */
+    @Test
+    void infiniteIntervalsAllocateNothing() {
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        try (Arena arena = Arena.ofConfined(); StubProvider stub = StubProvider.create(BandwidthLoopBenchmark.TX_DEPTH)) {
+            BandwidthLoop loop = loopOnStub(arena, stub, 1);
+            StopSignal stop = new StopSignal();
+            long ms = TimeUnit.MILLISECONDS.toNanos(1);
+            loop.startInfinite(BandwidthLoopBenchmark.TX_DEPTH, 100);
+            for (int i = 0; i < 20; i++) {
+                assertTrue(loop.runInterval(10 * ms, stop)); // warm: the JIT compiles the loop
+            }
+            long before = threads.getCurrentThreadAllocatedBytes();
+            long completed = 0;
+            for (int i = 0; i < 20; i++) {
+                assertTrue(loop.runInterval(10 * ms, stop));
+                completed += loop.sampleCompleted();
+            }
+            long bytes = threads.getCurrentThreadAllocatedBytes() - before;
+            assertTrue(completed > 1000, "completed " + completed);
+            assertTrue(bytes < 1024, "20 intervals (" + completed + " writes) allocated " + bytes + " bytes");
+            assertTrue(loop.endInfinite());
         }
     }
 

@@ -25,6 +25,9 @@ final class AtomicBwCommand implements Callable<Integer> {
     @Mixin
     BwFlags bw;
 
+    @Mixin
+    BwReportFlags reporting;
+
     @Option(names = {"-A", "--atomic_type"}, paramLabel = "TYPE",
             description = "The atomic operation: FETCH_AND_ADD (default) or CMP_AND_SWAP; both ends must agree.")
     String atomicType;
@@ -35,6 +38,7 @@ final class AtomicBwCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        common.bwReport = reporting;
         common.outstandingReads = outstandingReads;
         common.atomicType = atomicType;
         return PerfTestCommand.run(spec, TestKind.ATOMIC_BW, common, bw);

@@ -22,6 +22,9 @@ final class AtomicLatCommand implements Callable<Integer> {
     @Mixin
     TestOptionsMixin common;
 
+    @Mixin
+    LatencyFlags samples;
+
     @Option(names = {"-A", "--atomic_type"}, paramLabel = "TYPE",
             description = "The atomic operation: FETCH_AND_ADD (default) or CMP_AND_SWAP; both ends must agree.")
     String atomicType;
@@ -32,6 +35,7 @@ final class AtomicLatCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        common.latency = samples;
         common.outstandingReads = outstandingReads;
         common.atomicType = atomicType;
         return PerfTestCommand.run(spec, TestKind.ATOMIC_LAT, common, null);

@@ -3,6 +3,7 @@ package io.jperf.cli;
 import io.jperf.engine.TestListener;
 import io.jperf.engine.PerfTest;
 import io.jperf.engine.PerfTestResult;
+import io.jperf.engine.StopSignal;
 import io.jperf.options.OptionsException;
 import io.jperf.options.TestKind;
 import io.jperf.options.TestOptions;
@@ -10,6 +11,7 @@ import io.jperf.report.CsvReport;
 import io.jperf.report.PerftestJson;
 import io.jperf.report.RunInfo;
 import io.jperf.result.BandwidthResult;
+import io.jperf.wire.PeerText;
 import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.IOException;
@@ -59,23 +61,31 @@ final class PerfTestCommand {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         RunInfo run = CommandRunInfo.of(spec);
-        String filesNote = serverFilesNote(options, common.jperfJson);
-        if (filesNote != null) {
-            err.println("jperf: warning: " + filesNote);
+        for (String note : flagNotes(options, common.latency, common.bwReport, common.json)) {
+            err.println("jperf: warning: " + note);
             err.flush();
         }
-        PerftestPrinter printer = common.json ? null : new PerftestPrinter(options, run, out, err);
+        PerftestPrinter printer = common.json ? null : new PerftestPrinter(options, run, out, err)
+                .samples(common.latency != null && common.latency.histogram,
+                        common.latency != null && common.latency.unsorted)
+                .reportBoth(common.bwReport != null && common.bwReport.reportBoth);
         TestListener listener = printer != null ? printer : new TestListener() {
             @Override
             public void warning(String message) {
                 err.println("jperf: warning: " + message);
             }
         };
-        boolean longRun = options.allSizes() || options.isDuration();
+        if (printer != null && options.runInfinitely() && bw != null && !bw.noPeak) {
+            out.println(" WARNING: BW peak won't be measured in this run."); // perftest's line
+            out.flush();
+        }
+        boolean longRun = (options.allSizes() || options.isDuration()) && !options.runInfinitely();
+        StopSignal stop = new StopSignal();
         PerfTestResult result;
         try (ProgressIndicator progress = new ProgressIndicator(listener, err,
-                longRun && ProgressIndicator.onTerminal(), options.durationSeconds(), System::nanoTime).start()) {
-            PerfTest test = common.run.applyTo(PerfTest.of(options).listener(progress))
+                longRun && ProgressIndicator.onTerminal(), options.durationSeconds(), System::nanoTime).start();
+             StopOnSignals signals = options.runInfinitely() && !options.isServer() ? new StopOnSignals(stop) : null) {
+            PerfTest test = common.run.applyTo(PerfTest.of(options).listener(progress).stopSignal(stop))
                     .timeout(common.timeoutSeconds != null ? Duration.ofSeconds(common.timeoutSeconds)
                             : PerfTest.DEFAULT_TIMEOUT);
             result = options.loopback() ? test.runLoopback(common.peerDevice) : test.run();
@@ -84,6 +94,11 @@ final class PerfTestCommand {
             printer.finish();
         }
         writeFiles(options, result, common.jperfJson, run);
+        String filesNote = serverFilesNote(options, common.jperfJson, result.bandwidth().size(), result.peerVersion());
+        if (filesNote != null) {
+            err.println("jperf: warning: " + filesNote);
+            err.flush();
+        }
         if (common.json) {
             out.print(result.toJson(run));
             out.flush();
@@ -98,24 +113,57 @@ final class PerfTestCommand {
     }
 
     /**
-     * What the files of an {@code -a} server hold when it cannot hold every size: a unidirectional bandwidth
-     * server measures nothing and hears, as perftest's, only the client's report of the last size at the end
-     * (ib_write_bw's server prints that one line too). Latency servers and {@code -b} measure every size and
-     * write every size (perftest's {@code --out_json} the last, as perftest rewrites it per size).
+     * What the files of an {@code -a} server hold when they cannot hold every size: a unidirectional
+     * bandwidth server measures nothing and hears the client's reports. A jperf client sends every size's;
+     * perftest's protocol carries only the last size's at the end (ib_write_bw's server prints that one
+     * line too), so with a perftest client the files hold that one size. Latency servers and {@code -b}
+     * measure every size and write every size (perftest's {@code --out_json} the last, as perftest
+     * rewrites it per size).
      *
+     * @param sizesHeard how many sizes the server's result holds
+     * @param peerVersion the client's version text, as the header's
      * @return the warning, or null when the files hold every size or none was asked for
      */
-    static String serverFilesNote(TestOptions options, Path jperfJson) {
+    static String serverFilesNote(TestOptions options, Path jperfJson, int sizesHeard, String peerVersion) {
         boolean files = options.csvFile() != null || jperfJson != null;
         if (!files || !options.allSizes() || !options.isServer() || options.loopback()
-                || !options.kind().isBandwidth() || options.bidirectional()) {
+                || !options.kind().isBandwidth() || options.bidirectional()
+                || sizesHeard >= options.messageSizes().size()) {
             return null;
         }
-        return "a " + options.kind().commandName() + " server without -b hears only the client's last size at the"
-                + " end (perftest's protocol; ib_" + options.kind().commandName().replace('-', '_') + "'s server"
-                + " prints that one too), so " + (options.csvFile() != null && jperfJson != null ? "--csv and"
-                + " --jperf-json hold" : options.csvFile() != null ? "--csv holds" : "--jperf-json holds")
-                + " that one size; the client's files hold every size of -a";
+        return "the client (version " + PeerText.line(peerVersion) + ") reported only its last size, as perftest's protocol"
+                + " does (a jperf client reports every size of -a), so " + (options.csvFile() != null
+                && jperfJson != null ? "--csv and --jperf-json hold" : options.csvFile() != null ? "--csv holds"
+                : "--jperf-json holds") + " that one size; the client's files hold every size";
+    }
+
+    /**
+     * What perftest's output flags cannot show in this run, said instead of silently doing nothing (perftest
+     * itself ignores them there): {@code -H}/{@code -U} with {@code -D}, or with {@code --json},
+     * {@code --report-both} without {@code -b}, with {@code -a} or with {@code --json}.
+     */
+    static List<String> flagNotes(TestOptions options, LatencyFlags latency, BwReportFlags bw, boolean json) {
+        List<String> notes = new java.util.ArrayList<>();
+        if (latency != null && (latency.histogram || latency.unsorted)) {
+            String flag = latency.histogram && latency.unsorted ? "-H and -U" : latency.histogram ? "-H" : "-U";
+            if (options.isDuration()) {
+                notes.add(flag + ": a timed run (-D) prints no samples, as perftest's");
+            } else if (json) {
+                notes.add(flag + ": the samples are part of perftest's text, which --json replaces");
+            }
+        }
+        if (bw != null && bw.reportBoth) {
+            if (json) {
+                notes.add("--report-both: both sides' rows are part of perftest's text, which --json replaces");
+            } else if (!options.bidirectional()) {
+                notes.add("--report-both: only a bidirectional run (-b) has two sides to report, as in perftest;"
+                        + " this run prints its one row");
+            } else if (options.allSizes()) {
+                notes.add("--report-both: perftest prints both sides only without -a, and so does jperf; with -a"
+                        + " each row is the sum of both directions");
+            }
+        }
+        return notes;
     }
 
     /** perftest's {@code --pin_cores} (one CPU: jperf's {@code --cpu}) and {@code --perform_warm_up}. */

@@ -68,7 +68,8 @@ final class PerftestFlags {
      * @param longName e.g. {@code --report-counters}, or null
      * @param takesValue whether perftest's parser takes a value with it
      * @param programs the programs whose usage lists it (perftest 6.29, RC)
-     * @param notApplicable why the flag cannot apply to jperf, or null when jperf just does not have it yet
+     * @param notApplicable why the flag cannot apply to jperf, or null when jperf just does not have it yet; for
+     *     a flag of no program here, a hint added to its refusal
      */
     record Flag(String shortName, String longName, boolean takesValue, Set<Program> programs, String notApplicable) {
         /** {@code -W/--report-counters}, {@code --odp}, {@code -Z}. */
@@ -91,7 +92,8 @@ final class PerftestFlags {
         String refusal(Program program) {
             if (program != null && !programs.contains(program)) {
                 return display() + ": not a flag of perftest's " + program.perftest + ", and jperf " + program.command
-                        + " does not support it either (docs/perftest-flags.md lists perftest's flags)";
+                        + " does not support it either (" + (programs.isEmpty() && notApplicable != null
+                        ? notApplicable + "; " : "") + "docs/perftest-flags.md lists perftest's flags)";
             }
             if (notApplicable != null) {
                 return display() + ": perftest's flag does not apply to jperf (" + notApplicable
@@ -141,7 +143,8 @@ final class PerftestFlags {
             new Flag("-C", "--report-cycles", false, LAT,
                     "it reports microseconds from the monotonic clock; there are no CPU cycles to report"),
             f("-H", "--report-histogrm", false, LAT),
-            f(null, "--report-histogram", false, NONE),
+            new Flag(null, "--report-histogram", false, NONE, "perftest's help prints it for -H, but its parser"
+                    + " knows only -H and --report-histogrm (sic), which jperf's latency commands take"),
             f("-U", "--report-unsorted", false, LAT),
             f("-A", "--atomic_type", true, ATOMIC),
             f("-O", "--dualport", false, BW),

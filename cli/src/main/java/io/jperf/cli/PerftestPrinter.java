@@ -12,6 +12,7 @@ import io.jperf.result.BandwidthResult;
 import io.jperf.result.EndpointInfo;
 import io.jperf.result.LatencyResult;
 import io.jperf.result.TestHeader;
+import io.jperf.stats.LatencySamples;
 import io.jperf.wire.PeerText;
 
 import java.io.PrintWriter;
@@ -27,6 +28,11 @@ final class PerftestPrinter implements TestListener {
     private boolean tableOpen;
     private PathReport path;
     private final RunInfo run;
+    private boolean histogram;
+    private boolean unsorted;
+    private boolean reportBoth;
+    private BandwidthResult localPart;
+    private BandwidthResult remotePart;
 
     /** @param run named in the first line of the header */
     PerftestPrinter(TestOptions options, RunInfo run, PrintWriter out, PrintWriter err) {
@@ -48,15 +54,88 @@ final class PerftestPrinter implements TestListener {
         out.flush();
     }
 
+    /** perftest's {@code -H} and {@code -U}: print each size's samples before its row. */
+    PerftestPrinter samples(boolean sorted, boolean inOrder) {
+        this.histogram = sorted;
+        this.unsorted = inOrder;
+        return this;
+    }
+
+    /**
+     * perftest's {@code --report-both}: after a bidirectional row, each side's own row (only without
+     * {@code -a}, as perftest prints them only then).
+     */
+    PerftestPrinter reportBoth(boolean both) {
+        this.reportBoth = both;
+        return this;
+    }
+
     @Override
     public void path(PathReport report) {
         path = report;
     }
 
     @Override
+    public void bandwidthParts(BandwidthResult local, BandwidthResult remote) {
+        localPart = local;
+        remotePart = remote;
+    }
+
+    @Override
     public void bandwidth(BandwidthResult result) {
         openTable();
         out.print(report.bandwidthRow(result, mode));
+        if (reportBoth && localPart != null && !options.allSizes()) {
+            out.print(report.bothSides(localPart, remotePart, mode));
+        }
+        localPart = null;
+        remotePart = null;
+        out.flush();
+    }
+
+    /**
+     * The end of {@code --run_infinitely}. The client: perftest's "User stopped traffic" line, then the whole
+     * run's row under its own title (perftest prints no summary; in a {@code --output} mode just its number).
+     * The server: perftest's "Client closed connection" line, then the client's whole run when a jperf
+     * client reported it.
+     */
+    @Override
+    public void runStopped(BandwidthResult whole, long elapsedNanos, String why) {
+        openTable();
+        if (why != null) {
+            out.print("\n User stopped traffic\n");
+        } else {
+            out.print(" Client closed connection\n");
+        }
+        if (whole != null) {
+            if (mode == OutputMode.NONE) {
+                out.print(PerftestTextReport.DASHED_LINE + (why != null
+                        ? String.format(java.util.Locale.ROOT, " The whole run (%.1f s, stopped by %s):\n",
+                        elapsedNanos / 1e9, PeerText.line(why))
+                        : " The client's whole run:\n"));
+            }
+            out.print(report.bandwidthRow(whole, mode));
+        }
+        out.flush();
+    }
+
+    /**
+     * perftest's order: the table's title, the unsorted list ({@code -U}), the sorted one ({@code -H}),
+     * then (without {@code --output}) the title again above the row.
+     */
+    @Override
+    public void latencySamples(long sizeBytes, LatencySamples samples) {
+        if (!histogram && !unsorted) {
+            return;
+        }
+        openTable();
+        if (unsorted) {
+            out.print(report.latencySamples(samples.unsortedUs()));
+        }
+        if (histogram) {
+            out.print(report.latencySamples(samples.sortedKeptUs()));
+        }
+        out.print(report.latencyTableHeader(mode));
         out.flush();
     }
 

@@ -6,6 +6,7 @@ import io.jperf.result.BandwidthResult;
 import io.jperf.result.EndpointInfo;
 import io.jperf.result.LatencyResult;
 import io.jperf.result.TestHeader;
+import io.jperf.stats.LatencySamples;
 
 import java.io.PrintWriter;
 import java.util.List;
@@ -91,6 +92,23 @@ final class ProgressIndicator implements TestListener, AutoCloseable {
     public void bandwidth(BandwidthResult result) {
         clearForResult();
         delegate.bandwidth(result);
+    }
+
+    @Override
+    public void bandwidthParts(BandwidthResult local, BandwidthResult remote) {
+        delegate.bandwidthParts(local, remote);
+    }
+
+    @Override
+    public void runStopped(BandwidthResult whole, long elapsedNanos, String why) {
+        clearForResult();
+        delegate.runStopped(whole, elapsedNanos, why);
+    }
+
+    @Override
+    public void latencySamples(long sizeBytes, LatencySamples samples) {
+        clearForResult();
+        delegate.latencySamples(sizeBytes, samples);
     }
 
     @Override

@@ -24,12 +24,16 @@ final class ReadBwCommand implements Callable<Integer> {
     @Mixin
     BwFlags bw;
 
+    @Mixin
+    BwReportFlags reporting;
+
     @Option(names = {"-o", "--outs"}, paramLabel = "N",
             description = "Outstanding RDMA READs per QP (default: the device's max_qp_rd_atom).")
     int outstandingReads;
 
     @Override
     public Integer call() {
+        common.bwReport = reporting;
         common.outstandingReads = outstandingReads;
         return PerfTestCommand.run(spec, TestKind.READ_BW, common, bw);
     }

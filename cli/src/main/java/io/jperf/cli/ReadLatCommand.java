@@ -21,12 +21,16 @@ final class ReadLatCommand implements Callable<Integer> {
     @Mixin
     TestOptionsMixin common;
 
+    @Mixin
+    LatencyFlags samples;
+
     @Option(names = {"-o", "--outs"}, paramLabel = "N",
             description = "Outstanding RDMA READs per QP (default: the device's max_qp_rd_atom).")
     int outstandingReads;
 
     @Override
     public Integer call() {
+        common.latency = samples;
         common.outstandingReads = outstandingReads;
         return PerfTestCommand.run(spec, TestKind.READ_LAT, common, null);
     }

@@ -24,12 +24,16 @@ final class SendBwCommand implements Callable<Integer> {
     @Mixin
     BwFlags bw;
 
+    @Mixin
+    BwReportFlags reporting;
+
     @Option(names = {"-r", "--rx-depth"}, paramLabel = "N",
             description = "Receive work requests kept posted per QP (default 512, at most -n).")
     Integer rxDepth;
 
     @Override
     public Integer call() {
+        common.bwReport = reporting;
         common.rxDepth = rxDepth;
         return PerfTestCommand.run(spec, TestKind.SEND_BW, common, bw);
     }

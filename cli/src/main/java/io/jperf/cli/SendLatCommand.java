@@ -22,6 +22,9 @@ final class SendLatCommand implements Callable<Integer> {
     @Mixin
     TestOptionsMixin common;
 
+    @Mixin
+    LatencyFlags samples;
+
     @Option(names = {"-r", "--rx-depth"}, paramLabel = "N",
             description = "Receive work requests kept posted (default 512, at most -n).")
     Integer rxDepth;
@@ -32,6 +35,7 @@ final class SendLatCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        common.latency = samples;
         common.rxDepth = rxDepth;
         if (hlog != null) {
             common.hlogFile = hlog;

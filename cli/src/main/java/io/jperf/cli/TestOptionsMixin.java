@@ -73,6 +73,12 @@ final class TestOptionsMixin {
             description = "Bound on connecting, every control exchange, and a stalled data path (default 60).")
     Integer timeoutSeconds;
 
+    /** Set by the bandwidth test commands: their --report-both and --run_infinitely (null for the others). */
+    BwReportFlags bwReport;
+
+    /** Set by the latency commands: their -H and -U (null for the bandwidth commands). */
+    LatencyFlags latency;
+
     /** Set by write-lat's --hlog. */
     Path hlogFile;
 
@@ -118,6 +124,9 @@ final class TestOptionsMixin {
         }
         if (bw != null) {
             bw.applyTo(b);
+        }
+        if (bwReport != null) {
+            b.runInfinitely(bwReport.runInfinitely);
         }
         return b.build();
     }

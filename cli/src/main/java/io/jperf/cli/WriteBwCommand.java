@@ -23,8 +23,12 @@ final class WriteBwCommand implements Callable<Integer> {
     @Mixin
     BwFlags bw;
 
+    @Mixin
+    BwReportFlags reporting;
+
     @Override
     public Integer call() {
+        common.bwReport = reporting;
         return PerfTestCommand.run(spec, TestKind.WRITE_BW, common, bw);
     }
 }

@@ -22,12 +22,16 @@ final class WriteLatCommand implements Callable<Integer> {
     @Mixin
     TestOptionsMixin common;
 
+    @Mixin
+    LatencyFlags samples;
+
     @Option(names = "--hlog", paramLabel = "FILE",
             description = "Write the latency samples as an HdrHistogram log (one interval per size, nanoseconds).")
     Path hlog;
 
     @Override
     public Integer call() {
+        common.latency = samples;
         if (hlog != null) {
             common.hlogFile = hlog;
         }

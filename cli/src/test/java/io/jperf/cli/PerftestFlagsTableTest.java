@@ -251,12 +251,12 @@ class PerftestFlagsTableTest {
 
     @Test
     void aRefusedFlagAmongValidOnesIsStillRefusedAndTheHelpDoesNotListRefusals() {
-        CliRunner r = CliRunner.run("write-bw", "-s", "64", "--run_infinitely", "-D", "4", "10.0.0.2");
+        CliRunner r = CliRunner.run("write-bw", "-s", "64", "--reversed", "-D", "4", "10.0.0.2");
         assertEquals(ExitCodes.USAGE, r.exitCode(), r.err());
-        assertEquals("jperf: write-bw: --run_infinitely: jperf does not support this perftest flag yet"
+        assertEquals("jperf: write-bw: --reversed: jperf does not support this perftest flag yet"
                 + " (docs/perftest-flags.md lists what jperf supports)", r.err().strip());
         String help = CliRunner.run("write-bw", "--help").out();
-        assertFalse(help.contains("--run_infinitely"), help);
+        assertFalse(help.contains("--reversed"), help);
         assertTrue(help.contains("--noPeak"), help);
     }
 

@@ -28,7 +28,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * An {@code -a} server's files: every size where the server measures every size (write-lat, read-lat's
  * requester aside, and -b), perftest's {@code --out_json} the last (perftest rewrites it per size); a
- * unidirectional bandwidth server hears only the client's last size, as perftest's, and says so.
+ * unidirectional bandwidth server every size a jperf client reported, and with a perftest client (whose
+ * protocol carries only the last size) that one, saying so.
  */
 class ServerFilesTest {
     private static final RunInfo RUN = new RunInfo("0.1.0", "jperf write-lat -a", "lab-b");
@@ -75,7 +76,7 @@ class ServerFilesTest {
         String perftest = Files.readString(json);
         assertTrue(perftest.contains("\"MsgSize\": 8"), perftest);
         assertFalse(perftest.contains("\"MsgSize\": 2,"), perftest);
-        assertNull(PerfTestCommand.serverFilesNote(o, record), "a latency server's files hold every size");
+        assertNull(PerfTestCommand.serverFilesNote(o, record, 0, "6.29"), "a latency server's files hold every size");
     }
 
     @Test
@@ -87,32 +88,54 @@ class ServerFilesTest {
                 new BandwidthResult(4, 5000, 2, 2, 0.5, MIB));
         PerfTestCommand.writeFiles(o, result(o, bw, List.of()), null, RUN);
         assertEquals(2, csvRows(csv).size());
-        assertNull(PerfTestCommand.serverFilesNote(o, null));
+        assertNull(PerfTestCommand.serverFilesNote(o, null, 2, "6.29"));
     }
 
+    /** A jperf client sends every size's report: the server's files hold every size, and it says nothing. */
     @Test
-    void aUnidirectionalBandwidthServerSaysItsFilesHoldTheLastSize() {
+    void aUnidirectionalBandwidthServerOfAJperfClientWritesEverySize(@TempDir Path dir) throws IOException {
+        Path csv = dir.resolve("bw.csv");
+        WriteBwCommand c = parse(new WriteBwCommand(), "-a", "--csv", csv.toString());
+        TestOptions o = c.common.toOptions(TestKind.WRITE_BW, c.bw);
+        List<BandwidthResult> bw = new ArrayList<>();
+        for (long size : o.messageSizes()) {
+            bw.add(new BandwidthResult(size, 5000, size, size / 2.0, 0.5, MIB));
+        }
+        PerfTestCommand.writeFiles(o, result(o, bw, List.of()), null, RUN);
+        List<String> rows = csvRows(csv);
+        assertEquals(o.messageSizes().size(), rows.size(), rows.toString());
+        assertTrue(rows.getFirst().startsWith("2,5000,") && rows.getLast().startsWith("8388608,5000,"), rows.toString());
+        assertNull(PerfTestCommand.serverFilesNote(o, null, bw.size(), "6.29-jperf"));
+    }
+
+    /** perftest's protocol carries the last size only: with a perftest client the server says so, after the run. */
+    @Test
+    void aUnidirectionalBandwidthServerOfAPerftestClientSaysItsFilesHoldTheLastSize() {
         WriteBwCommand server = parse(new WriteBwCommand(), "-a", "--csv", "bw.csv");
         TestOptions o = server.common.toOptions(TestKind.WRITE_BW, server.bw);
-        assertEquals("a write-bw server without -b hears only the client's last size at the end (perftest's"
-                + " protocol; ib_write_bw's server prints that one too), so --csv and --jperf-json hold that one"
-                + " size; the client's files hold every size of -a", PerfTestCommand.serverFilesNote(o, Path.of("j")));
-        assertTrue(PerfTestCommand.serverFilesNote(o, null).contains("so --csv holds that one size"));
+        assertEquals("the client (version 6.29) reported only its last size, as perftest's protocol does (a jperf"
+                + " client reports every size of -a), so --csv and --jperf-json hold that one size; the client's"
+                + " files hold every size", PerfTestCommand.serverFilesNote(o, Path.of("j"), 1, "6.29"));
+        assertTrue(PerfTestCommand.serverFilesNote(o, null, 1, "6.06").contains("so --csv holds that one size"));
+        assertNull(PerfTestCommand.serverFilesNote(o, null, o.messageSizes().size(), "6.29"), "every size heard");
         ReadBwCommand read = parse(new ReadBwCommand(), "-a", "--jperf-json", "r.json");
-        assertTrue(PerfTestCommand.serverFilesNote(read.common.toOptions(TestKind.READ_BW, read.bw), Path.of("r.json"))
-                .startsWith("a read-bw server without -b"));
+        assertTrue(PerfTestCommand.serverFilesNote(read.common.toOptions(TestKind.READ_BW, read.bw), Path.of("r.json"),
+                1, "6.28").contains("--jperf-json holds that one size"));
         // nothing to say: no files, one size, a client, loopback (the client's result)
         assertNull(noFiles());
         WriteBwCommand oneSize = parse(new WriteBwCommand(), "--csv", "bw.csv");
-        assertNull(PerfTestCommand.serverFilesNote(oneSize.common.toOptions(TestKind.WRITE_BW, oneSize.bw), null));
+        assertNull(PerfTestCommand.serverFilesNote(oneSize.common.toOptions(TestKind.WRITE_BW, oneSize.bw), null, 1,
+                "6.29"));
         WriteBwCommand client = parse(new WriteBwCommand(), "-a", "--csv", "bw.csv", "10.0.0.2");
-        assertNull(PerfTestCommand.serverFilesNote(client.common.toOptions(TestKind.WRITE_BW, client.bw), null));
+        assertNull(PerfTestCommand.serverFilesNote(client.common.toOptions(TestKind.WRITE_BW, client.bw), null, 1,
+                "6.29"));
         WriteBwCommand loopback = parse(new WriteBwCommand(), "-a", "--csv", "bw.csv", "--loopback");
-        assertNull(PerfTestCommand.serverFilesNote(loopback.common.toOptions(TestKind.WRITE_BW, loopback.bw), null));
+        assertNull(PerfTestCommand.serverFilesNote(loopback.common.toOptions(TestKind.WRITE_BW, loopback.bw), null, 1,
+                "6.29"));
     }
 
     private static String noFiles() {
         WriteBwCommand none = parse(new WriteBwCommand(), "-a");
-        return PerfTestCommand.serverFilesNote(none.common.toOptions(TestKind.WRITE_BW, none.bw), null);
+        return PerfTestCommand.serverFilesNote(none.common.toOptions(TestKind.WRITE_BW, none.bw), null, 1, "6.29");
     }
 }

@@ -13,8 +13,8 @@ import java.lang.foreign.MemorySegment;
  *
  * <p>Works on raw handles (function pointers and {@code ibv_qp*} / {@code ibv_cq*}), so the
  * same loop runs against real devices and against a stub provider. Everything is allocated
- * in the constructor; {@link #runIterations} and {@link #runDuration} allocate nothing and
- * throw nothing: failures are counted in {@link #errors()} and stop the loop.
+ * in the constructor; {@link #runIterations}, {@link #runDuration} and {@link #runInterval} allocate
+ * nothing and throw nothing: failures are counted in {@link #errors()} and stop the loop.
  *
  * <p>Threading: confined to one thread.
  */
@@ -179,6 +179,64 @@ public final class BandwidthLoop {
         if (sampleEnd == 0) {
             sampleEnd = System.nanoTime();
         }
+        if (!errors.any() && !stalled) {
+            finishTimedRun();
+        } else {
+            drainOutstanding();
+        }
+        return !errors.any() && !stalled;
+    }
+
+    /**
+     * Starts perftest's {@code --run_infinitely}: resets the counts; then {@link #runInterval} posts for one
+     * interval at a time, carrying the send queues over from one to the next (nothing drains between
+     * intervals), until {@link #endInfinite} drains them.
+     */
+    public void startInfinite(int txDepth, int cqMod) {
+        reset(cqMod);
+        prepareSignals(cqMod);
+        this.iterations = Long.MAX_VALUE;
+        this.txDepth = txDepth;
+        this.cqMod = cqMod;
+        this.total = Long.MAX_VALUE;
+        this.stamp = false;
+        this.lastProgress = System.nanoTime();
+    }
+
+    /**
+     * Posts and polls for {@code nanos}, or until {@code stop} is requested (read with the clock, every 64
+     * steps): one interval of {@code --run_infinitely}. {@link #sampleNanos} and {@link #sampleCompleted}
+     * then hold the interval's length and the writes completed in it. Allocates nothing, throws nothing.
+     *
+     * @return true while every write completes successfully and the data path makes progress
+     */
+    public boolean runInterval(long nanos, StopSignal stop) {
+        long start = System.nanoTime();
+        long end = start + nanos;
+        long before = totalCompleted;
+        long steps = 0;
+        while (!errors.any()) {
+            if ((++steps & CLOCK_CHECK_MASK) != 1) {
+                if (!step()) {
+                    break;
+                }
+                continue;
+            }
+            if (System.nanoTime() >= end || stop.requested()) {
+                break;
+            }
+            if (!step()) {
+                break;
+            }
+        }
+        sampleStart = start;
+        sampleEnd = System.nanoTime();
+        sampleCompleted = totalCompleted - before;
+        return !errors.any() && !stalled;
+    }
+
+    /** Ends {@code --run_infinitely}: every QP's send queue drained (as after {@code -D}), or after a failure collected. */
+    public boolean endInfinite() {
         if (!errors.any() && !stalled) {
             finishTimedRun();
         } else {

@@ -36,9 +36,11 @@ final class BandwidthMeasurement implements Measurement {
     private final Duration timeout;
     private final BandwidthResult.Unit unit;
     private final Duration warmup;
+    private final StopSignal stop;
 
     BandwidthMeasurement(TestOptions options, Endpoint endpoint, List<KeyMessage> remote, PerftestHandshake handshake,
-                         TestListener listener, Duration timeout, Duration warmup) {
+                         TestListener listener, Duration timeout, Duration warmup, StopSignal stop) {
+        this.stop = stop;
         // a warm-up would send messages the receiver counts as the first size's (perftest counts every one)
         this.warmup = options.kind().verb().usesReceives() ? Duration.ZERO : warmup;
         this.options = options;
@@ -55,11 +57,23 @@ final class BandwidthMeasurement implements Measurement {
         if (options.isServer() && !options.bidirectional() && options.kind().verb().usesReceives()) {
             return receive();
         }
+        if (options.isServer() && !options.bidirectional() && options.runInfinitely()) {
+            BwReport client = handshake.finishWithEvery(List.of(), peerWait());
+            // perftest's client sends no report of an infinite run (its report struct is never filled in);
+            // a jperf client sends its whole run's
+            BandwidthResult whole = handshake.sharesEveryReport() && client.size() > 0 && client.iterations() > 0
+                    ? toResult(client) : null;
+            listener.runStopped(whole, 0, null);
+            return new Outcome(whole == null ? List.of() : List.of(whole), List.of());
+        }
         if (options.isServer() && !options.bidirectional()) {
-            BwReport client = handshake.finish(null, peerWait());
+            BwReport client = handshake.finishWithEvery(List.of(), peerWait());
             BandwidthResult result = toResult(client);
             listener.bandwidth(result);
-            return new Outcome(List.of(result), List.of());
+            // perftest's server prints the client's last size only; a jperf client also sent every size's
+            // report (-a), which the server's result (and so its files) keeps
+            List<BandwidthResult> every = handshake.peerReports().stream().map(this::toResult).toList();
+            return new Outcome(every.size() > 1 ? every : List.of(result), List.of());
         }
         Measurement.requireAtomicAlignment(options, remote);
         List<BandwidthResult> results = new ArrayList<>();
@@ -89,25 +103,66 @@ final class BandwidthMeasurement implements Measurement {
                 setSize(lists, sizes.getFirst());
                 warmUp(loop, JitWarmup.of(warmup, timeout));
             }
-            BwReport last = null;
+            if (options.runInfinitely()) {
+                setSize(lists, options.size());
+                handshake.beforeMeasurement();
+                BandwidthResult whole = runInfinitely(loop, options.size());
+                handshake.finishWithEvery(List.of(new BwReport(whole.sizeBytes(), whole.iterations(), whole.peak(),
+                        whole.average(), whole.messageRateMpps())), peerWait());
+                return new Outcome(List.of(whole), List.of());
+            }
+            List<BwReport> reports = new ArrayList<>(sizes.size());
             for (int i = 0; i < sizes.size(); i++) {
                 long size = sizes.get(i);
                 setSize(lists, size);
                 handshake.beforeMeasurement();
                 BandwidthResult result = measure(loop, size, numQps);
-                last = new BwReport(size, result.iterations(), result.peak(), result.average(),
+                BwReport ours = new BwReport(size, result.iterations(), result.peak(), result.average(),
                         result.messageRateMpps());
-                BwReport peer = handshake.afterMeasurement(last);
+                reports.add(ours);
+                BwReport peer = handshake.afterMeasurement(ours);
                 if (peer != null) {
-                    result = result.plus(toResult(peer));
+                    BandwidthResult remoteResult = toResult(peer);
+                    listener.bandwidthParts(result, remoteResult);
+                    result = result.plus(remoteResult);
                 }
                 results.add(result);
                 listener.bandwidth(result);
                 listener.progress(i + 1, sizes.size());
             }
-            handshake.finish(last, peerWait());
+            handshake.finishWithEvery(reports, peerWait());
         }
         return new Outcome(results, List.of());
+    }
+
+    /**
+     * perftest's {@code --run_infinitely}: one row per {@code -D} interval, the send queues carried from
+     * one interval to the next, until the stop signal; then the queues drain and the whole run is reported
+     * (the interval cut short by the stop counts in the whole run, not as a row).
+     */
+    private BandwidthResult runInfinitely(BandwidthLoop loop, long size) {
+        long interval = Duration.ofSeconds(options.durationSeconds()).toNanos();
+        String what = options.kind().verb().displayName() + " of " + size + " bytes (--run_infinitely)";
+        loop.startInfinite(options.txDepth(), options.cqModeration());
+        long nanos = 0;
+        long completed = 0;
+        while (!stop.requested()) {
+            if (!loop.runInterval(interval, stop)) {
+                loop.endInfinite();
+                throw Measurement.failure(what, loop.errors(), loop.stalled(), timeout);
+            }
+            nanos += loop.sampleNanos();
+            completed += loop.sampleCompleted();
+            if (!stop.requested() && loop.sampleCompleted() > 0) {
+                listener.bandwidth(BandwidthStats.fromElapsed(loop.sampleNanos(), loop.sampleCompleted(), size, unit));
+            }
+        }
+        if (!loop.endInfinite()) {
+            throw Measurement.failure(what, loop.errors(), loop.stalled(), timeout);
+        }
+        BandwidthResult whole = BandwidthStats.fromElapsed(Math.max(1, nanos), completed, size, unit);
+        listener.runStopped(whole, nanos, stop.reason());
+        return whole;
     }
 
     /** The receiving server of a SEND test: fill the receive queues, then per size sync, receive, report. */
@@ -220,8 +275,14 @@ final class BandwidthMeasurement implements Measurement {
                 report.messageRate(), unit);
     }
 
-    /** How long a server may wait for the client to finish measuring: generous, but bounded. */
+    /**
+     * How long a server may wait for the client to finish measuring: generous, but bounded. An infinite
+     * run's server waits until its client stops (at most about 24 days, the longest socket timeout).
+     */
     private Duration peerWait() {
+        if (options.runInfinitely()) {
+            return Duration.ofMillis(Integer.MAX_VALUE);
+        }
         if (options.isDuration()) {
             return timeout.plusSeconds(2L * options.durationSeconds());
         }

@@ -8,6 +8,7 @@ import io.jperf.options.Verb;
 import io.jperf.report.LatencyHistogramLog;
 import io.jperf.report.RunInfo;
 import io.jperf.result.LatencyResult;
+import io.jperf.stats.LatencySamples;
 import io.jperf.stats.LatencyStats;
 import io.jperf.verbs.QueuePair;
 import io.jperf.wire.KeyMessage;
@@ -114,8 +115,11 @@ final class LatencyMeasurement implements Measurement {
                     throw Measurement.failure(what(verb) + " of " + size + " bytes", loop.errors(),
                             loop.stalled(), timeout);
                 }
-                LatencyStats stats = LatencyStats.fromTimestamps(loop.timestamps(), (int) loop.rounds(),
-                        verb.latencyIsPingPong() ? 2 : 1);
+                int rttFactor = verb.latencyIsPingPong() ? 2 : 1;
+                LatencyStats stats = LatencyStats.fromTimestamps(loop.timestamps(), (int) loop.rounds(), rttFactor);
+                if (!options.isDuration()) {
+                    listener.latencySamples(size, new LatencySamples(loop.timestamps(), (int) loop.rounds(), rttFactor));
+                }
                 LatencyResult result = stats.toResult(size, options.isDuration() ? loop.rounds() : options.iterations());
                 results.add(result);
                 hlog.add(size, start, end, stats.histogram());

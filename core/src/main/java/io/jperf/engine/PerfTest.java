@@ -52,7 +52,8 @@ public final class PerfTest {
 
     public static PerfTest of(TestOptions options) {
         return new PerfTest(options, new RunSettings(DEFAULT_TIMEOUT, TestListener.NONE,
-                PerftestHandshake.BW_SETTLE_DELAY, false, DEFAULT_WARMUP, -1, null, java.util.Optional.empty()));
+                PerftestHandshake.BW_SETTLE_DELAY, false, DEFAULT_WARMUP, -1, null, java.util.Optional.empty(),
+                new StopSignal()));
     }
 
     /** Bounds connecting, accepting, every control read, and how long the data path may stall. */
@@ -111,6 +112,16 @@ public final class PerfTest {
      */
     public PerfTest authSecret(AuthSecret secret) {
         return new PerfTest(options, settings.withAuthSecret(secret));
+    }
+
+    /**
+     * What ends a {@code --run_infinitely} run (perftest's: until the user stops it): the caller requests it,
+     * e.g. from a SIGINT handler, and the run stops within about a millisecond, ends its data path cleanly
+     * and reports the whole run. A run of iterations or {@code -D} ignores it. Default: a signal nobody
+     * requests.
+     */
+    public PerfTest stopSignal(StopSignal stop) {
+        return new PerfTest(options, settings.withStop(stop));
     }
 
     /**

@@ -19,9 +19,11 @@ import java.util.Optional;
  * @param servePeerAddress a client's request to a {@code jperf serve} peer: use the device and GID
  *                    that carry this address (null: the address the control connection reached)
  * @param authSecret  the shared secret a client proves to a {@code jperf serve} that asks for one
+ * @param stop        ends a {@code --run_infinitely} run when requested
  */
 record RunSettings(Duration timeout, TestListener listener, Duration settleDelay, boolean qosExpected,
-                   Duration warmup, int cpu, String servePeerAddress, Optional<AuthSecret> authSecret) {
+                   Duration warmup, int cpu, String servePeerAddress, Optional<AuthSecret> authSecret,
+                   StopSignal stop) {
     /**
      * Unmeasured ping-pong rounds before a latency test with a jperf peer: enough for the JIT to
      * compile the round (5000 calls) and, even in the emulated lab (~30 us a round), about a second for the compiler to finish; a multiple of 256 so the counter byte ends where a fresh
@@ -56,6 +58,7 @@ record RunSettings(Duration timeout, TestListener listener, Duration settleDelay
         Objects.requireNonNull(settleDelay, "settleDelay");
         Objects.requireNonNull(warmup, "warmup");
         Objects.requireNonNull(authSecret, "authSecret");
+        Objects.requireNonNull(stop, "stop");
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("the timeout must be positive");
         }
@@ -65,35 +68,40 @@ record RunSettings(Duration timeout, TestListener listener, Duration settleDelay
     }
 
     RunSettings withTimeout(Duration value) {
-        return new RunSettings(value, listener, settleDelay, qosExpected, warmup, cpu, servePeerAddress, authSecret);
+        return new RunSettings(value, listener, settleDelay, qosExpected, warmup, cpu, servePeerAddress, authSecret, stop);
     }
 
     RunSettings withListener(TestListener value) {
-        return new RunSettings(timeout, value, settleDelay, qosExpected, warmup, cpu, servePeerAddress, authSecret);
+        return new RunSettings(timeout, value, settleDelay, qosExpected, warmup, cpu, servePeerAddress, authSecret, stop);
     }
 
     RunSettings withSettleDelay(Duration value) {
-        return new RunSettings(timeout, listener, value, qosExpected, warmup, cpu, servePeerAddress, authSecret);
+        return new RunSettings(timeout, listener, value, qosExpected, warmup, cpu, servePeerAddress, authSecret, stop);
     }
 
     RunSettings withQosExpected(boolean value) {
-        return new RunSettings(timeout, listener, settleDelay, value, warmup, cpu, servePeerAddress, authSecret);
+        return new RunSettings(timeout, listener, settleDelay, value, warmup, cpu, servePeerAddress, authSecret, stop);
     }
 
     RunSettings withWarmup(Duration value) {
-        return new RunSettings(timeout, listener, settleDelay, qosExpected, value, cpu, servePeerAddress, authSecret);
+        return new RunSettings(timeout, listener, settleDelay, qosExpected, value, cpu, servePeerAddress, authSecret, stop);
     }
 
     RunSettings withCpu(int value) {
-        return new RunSettings(timeout, listener, settleDelay, qosExpected, warmup, value, servePeerAddress, authSecret);
+        return new RunSettings(timeout, listener, settleDelay, qosExpected, warmup, value, servePeerAddress, authSecret, stop);
     }
 
     RunSettings withAuthSecret(AuthSecret value) {
         return new RunSettings(timeout, listener, settleDelay, qosExpected, warmup, cpu, servePeerAddress,
-                Optional.ofNullable(value));
+                Optional.ofNullable(value), stop);
     }
 
     RunSettings withServePeerAddress(String value) {
-        return new RunSettings(timeout, listener, settleDelay, qosExpected, warmup, cpu, value, authSecret);
+        return new RunSettings(timeout, listener, settleDelay, qosExpected, warmup, cpu, value, authSecret, stop);
+    }
+
+    RunSettings withStop(StopSignal value) {
+        return new RunSettings(timeout, listener, settleDelay, qosExpected, warmup, cpu, servePeerAddress, authSecret,
+                value);
     }
 }

@@ -4,6 +4,7 @@ import io.jperf.result.BandwidthResult;
 import io.jperf.result.EndpointInfo;
 import io.jperf.result.LatencyResult;
 import io.jperf.result.TestHeader;
+import io.jperf.stats.LatencySamples;
 
 import java.util.List;
 
@@ -28,8 +29,33 @@ public interface TestListener {
     default void bandwidth(BandwidthResult result) {
     }
 
+    /**
+     * Both parts of a bidirectional bandwidth result, before {@link #bandwidth} hears their sum: what
+     * this end measured and what the peer reported (perftest's {@code --report-both} prints them).
+     */
+    default void bandwidthParts(BandwidthResult local, BandwidthResult remote) {
+    }
+
+    /**
+     * One message size's raw latency samples, before {@link #latency} hears its figures (perftest's
+     * {@code -H} and {@code -U} print them). Not called for a timed run ({@code -D}), as perftest prints
+     * none there. {@code samples} is valid only during the call.
+     */
+    default void latencySamples(long sizeBytes, LatencySamples samples) {
+    }
+
     /** One message size's latency result. */
     default void latency(LatencyResult result) {
+    }
+
+    /**
+     * A {@code --run_infinitely} run ended. On the client: {@code whole} is the whole run's result (its
+     * rows, one per interval, came through {@link #bandwidth}), {@code elapsedNanos} its length and
+     * {@code why} what stopped it (e.g. {@code "SIGINT"}). On the server: {@code whole} is the client's
+     * report of its whole run, or null when the client (perftest) sent none, {@code elapsedNanos} 0 and
+     * {@code why} null: the client closed the connection.
+     */
+    default void runStopped(BandwidthResult whole, long elapsedNanos, String why) {
     }
 
     /** Something the user should know that does not stop the test. */

@@ -9,6 +9,7 @@ import io.jperf.verbs.GidEntry;
 import io.jperf.verbs.LinkLayer;
 import io.jperf.verbs.Mtu;
 import io.jperf.wire.ControlChannel;
+import io.jperf.wire.EveryReport;
 import io.jperf.wire.JperfExtension;
 import io.jperf.wire.KeyMessage;
 import io.jperf.wire.ParameterNegotiation;
@@ -182,7 +183,7 @@ final class TestSession {
 
             Measurement measurement = options.kind().isBandwidth()
                     ? new BandwidthMeasurement(options, endpoint, remoteKeys, handshake, listener, timeout,
-                            settings.warmup())
+                            settings.warmup(), settings.stop())
                     : new LatencyMeasurement(options, endpoint, remoteKeys, handshake, listener, timeout,
                             latencyWarmupRounds);
             Measurement.Outcome outcome;
@@ -221,6 +222,9 @@ final class TestSession {
                 }
                 checkParameters(theirs);
                 latencyWarmupRounds = Math.min(ourWarmupRounds(), parseRounds(theirs.get(WARMUP_FIELD)));
+                if ("1".equals(theirs.get(EveryReport.FIELD))) {
+                    handshake.shareEveryReport();
+                }
             } else if (options.rdmaCm() != channel.overRdmaCm()) {
                 throw modeMismatch(remote);
             } else if (servePeer != null) {
@@ -252,7 +256,11 @@ final class TestSession {
         }
         checkParameters(theirs);
         latencyWarmupRounds = Math.min(ourWarmupRounds(), parseRounds(theirs.get(WARMUP_FIELD)));
-        return PerftestHandshake.afterVersion(channel, options);
+        PerftestHandshake handshake = PerftestHandshake.afterVersion(channel, options);
+        if ("1".equals(theirs.get(EveryReport.FIELD))) {
+            handshake.shareEveryReport();
+        }
+        return handshake;
     }
 
     private Map<String, String> answerRequest(Map<String, String> request) {
@@ -311,7 +319,8 @@ final class TestSession {
                 maxReads = device.maxOutstandingReads();
             }
         }
-        ParameterNegotiation ours = new ParameterNegotiation(options.allSizes() ? 1 : 0,
+        // perftest's test_method: RUN_REGULAR 0, RUN_ALL 1, RUN_INFINITELY 2
+        ParameterNegotiation ours = new ParameterNegotiation(options.runInfinitely() ? 2 : options.allSizes() ? 1 : 0,
                 options.connection() == io.jperf.options.Connection.UC ? 1 : 0, options.kind().verb().perftestCode(),
                 options.kind().isBandwidth() ? 1 : 0,
                 options.atomicType() != null ? options.atomicType().perftestCode() : 0,
@@ -371,6 +380,7 @@ final class TestSession {
     private Map<String, String> extensionFields() {
         Map<String, String> fields = new LinkedHashMap<>();
         fields.put(WARMUP_FIELD, Integer.toString(ourWarmupRounds()));
+        fields.put(EveryReport.FIELD, "1");
         options.symmetricParameters().forEach((k, v) -> fields.put(PARAM_PREFIX + k, v));
         return fields;
     }

@@ -58,6 +58,8 @@ import java.util.Objects;
  *     means a quarter of the duration
  * @param atomicType {@code -A/--atomic_type}: the operation of an atomic test (perftest's default
  *     {@link AtomicType#FETCH_AND_ADD}); null for the other kinds
+ * @param runInfinitely {@code --run_infinitely}: a bandwidth client writes until it is stopped, one row per
+ *     {@code -D} interval (perftest's default 5 s), no peak; its server waits for it
  */
 public record TestOptions(
         TestKind kind,
@@ -97,7 +99,8 @@ public record TestOptions(
         int rxDepth,
         boolean noPeak,
         int margin,
-        AtomicType atomicType) {
+        AtomicType atomicType,
+        boolean runInfinitely) {
 
     /** perftest's default control port. */
     public static final int DEFAULT_PORT = 18515;
@@ -111,6 +114,8 @@ public record TestOptions(
     public static final int PEAK_ITERATION_LIMIT = 20000;
     /** Largest size of {@code -a}: 2^23. */
     public static final long MAX_ALL_SIZE = 1L << 23;
+    /** perftest's {@code -D} default, the interval of {@code --run_infinitely} when no {@code -D} is given. */
+    public static final int DEFAULT_INFINITE_INTERVAL = 5;
     /** perftest's default JSON file name. */
     public static final Path DEFAULT_JSON_FILE = Path.of("perftest_out.json");
 
@@ -162,7 +167,7 @@ public record TestOptions(
                 .qpTimeout(qpTimeout).rdmaCm(rdmaCm).tos(tos).reportGbits(reportGbits)
                 .outputMode(outputMode).csvFile(csvFile).hlogFile(hlogFile).bindSourceIp(bindSourceIp)
                 .loopback(loopback).outstandingReads(outstandingReads).noPeak(noPeak).margin(margin)
-                .atomicType(atomicType);
+                .atomicType(atomicType).runInfinitely(runInfinitely);
         b.txDepth = txDepth;
         if (rxDepth > 0) {
             b.rxDepth = rxDepth;
@@ -244,6 +249,9 @@ public record TestOptions(
         if (atomicType != null) {
             p.put("-A/--atomic_type", atomicType.name());
         }
+        if (runInfinitely) {
+            p.put("--run_infinitely", "true");
+        }
         return p;
     }
 
@@ -317,6 +325,7 @@ public record TestOptions(
         private boolean noPeak;
         private int margin = -1;
         private AtomicType atomicType;
+        private boolean runInfinitely;
 
         private Builder(TestKind kind) {
             this.kind = Objects.requireNonNull(kind, "kind");
@@ -520,6 +529,16 @@ public record TestOptions(
         }
 
         /**
+         * {@code --run_infinitely}: write until stopped, printing a row every {@code -D} seconds (perftest's
+         * default 5 when no {@code -D} is given); implies {@code -N}, as perftest. Bandwidth tests only;
+         * jperf does not run it with {@code -a}, {@code -b} or a send test yet.
+         */
+        public Builder runInfinitely(boolean v) {
+            runInfinitely = v;
+            return this;
+        }
+
+        /**
          * {@code -r/--rx-depth}: receive work requests kept posted per QP (send tests; perftest's 512 by
          * default, capped at {@code -n} and rounded up to even as perftest does).
          */
@@ -576,13 +595,32 @@ public record TestOptions(
                 throw new OptionsException("-A/--atomic_type: the atomic operation applies to atomic tests"
                         + " (ib_atomic_bw, ib_atomic_lat), not to " + kind.perftestName());
             }
+            int effDuration = durationSeconds;
+            boolean effNoPeak = noPeak;
+            if (runInfinitely) {
+                requireInfinitelyApplies();
+                effDuration = durationSeconds > 0 ? durationSeconds : DEFAULT_INFINITE_INTERVAL;
+                effNoPeak = true;
+            }
             boolean inlineExplicit = inlineSize != null;
             int effInline = inlineExplicit ? inlineSize : kind.defaultInlineSize();
             return new TestOptions(kind, connection, serverHost, port, device, ibPort, effSize, allSizes,
-                    effIters, durationSeconds, numQps, bidirectional, effTx, postList, effCq, cqExplicit,
+                    effIters, effDuration, numQps, bidirectional, effTx, postList, effCq, cqExplicit,
                     effInline, inlineExplicit, mtu, gidIndex, serviceLevel, trafficClass, qpTimeout, rdmaCm,
                     tos, reportGbits, outputMode, jsonFile != null, jsonFile, csvFile, hlogFile, bindSourceIp,
-                    loopback, outstandingReads, effRx, noPeak, margin, effAtomic);
+                    loopback, outstandingReads, effRx, effNoPeak, margin, effAtomic, runInfinitely);
+        }
+
+        private void requireInfinitelyApplies() {
+            if (!kind.isBandwidth()) {
+                throw new OptionsException("--run_infinitely: bandwidth tests only, as perftest (not "
+                        + kind.perftestName() + ")");
+            }
+            String not = kind.verb().usesReceives() ? "a send test (" + kind.perftestName() + ")"
+                    : bidirectional ? "-b/--bidirectional" : allSizes ? "-a/--all" : loopback ? "--loopback" : null;
+            if (not != null) {
+                throw new OptionsException("--run_infinitely: jperf does not run " + not + " infinitely yet");
+            }
         }
     }
 }

@@ -37,6 +37,43 @@ final class CFormat {
         return sign + new BigDecimal(Math.abs(value)).setScale(decimals, RoundingMode.HALF_EVEN).toPlainString();
     }
 
+    /**
+     * C's {@code %g} (precision 6): 6 significant digits, in {@code %e} style when the exponent is below -4
+     * or at least 6, else {@code %f} style; trailing zeros and a trailing point removed.
+     */
+    static String general(double value) {
+        if (Double.isNaN(value) || Double.isInfinite(value)) {
+            return fixed(value, 0);
+        }
+        String sign = Double.doubleToRawLongBits(value) < 0 ? "-" : "";
+        if (value == 0) {
+            return sign + "0";
+        }
+        BigDecimal rounded = new BigDecimal(Math.abs(value)).round(new java.math.MathContext(6, RoundingMode.HALF_EVEN));
+        int exponent = rounded.precision() - rounded.scale() - 1;
+        if (exponent < -4 || exponent >= 6) {
+            String digits = stripZeros(rounded.unscaledValue().toString());
+            String mantissa = digits.length() == 1 ? digits : digits.charAt(0) + "." + digits.substring(1);
+            return sign + mantissa + "e" + (exponent < 0 ? "-" : "+") + twoDigits(Math.abs(exponent));
+        }
+        String plain = rounded.setScale(Math.max(0, 5 - exponent), RoundingMode.UNNECESSARY).toPlainString();
+        if (plain.contains(".")) {
+            plain = stripZeros(plain);
+            if (plain.endsWith(".")) {
+                plain = plain.substring(0, plain.length() - 1);
+            }
+        }
+        return sign + plain;
+    }
+
+    private static String stripZeros(String s) {
+        int end = s.length();
+        while (end > 1 && s.charAt(end - 1) == '0') {
+            end--;
+        }
+        return s.substring(0, end);
+    }
+
     /** C's {@code %-<width>s}: left-justified, padded with spaces, never truncated. */
     static String left(String s, int width) {
         return s.length() >= width ? s : s + " ".repeat(width - s.length());

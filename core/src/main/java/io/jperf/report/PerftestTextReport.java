@@ -166,6 +166,17 @@ public final class PerftestTextReport {
         return sb.append('\n').toString();
     }
 
+    /**
+     * perftest's {@code --report-both} block after a bidirectional row: each side's own row under a
+     * "Local results" and a "Remote results" title. As perftest, the dashed lines and column titles are
+     * printed in every {@code --output} mode too, the rows as that mode prints them.
+     */
+    public String bothSides(BandwidthResult local, BandwidthResult remote, OutputMode mode) {
+        String titles = bandwidthTableHeader(local.unit(), OutputMode.NONE).substring(DASHED_LINE.length());
+        return DASHED_LINE + "\n Local results: \n" + DASHED_LINE + titles + bandwidthRow(local, mode)
+                + DASHED_LINE + "\n Remote results: \n" + DASHED_LINE + titles + bandwidthRow(remote, mode);
+    }
+
     /** The dashed line and column titles of the latency table; nothing in a {@code --output} mode. */
     public String latencyTableHeader(OutputMode mode) {
         return mode == OutputMode.NONE ? DASHED_LINE + LAT_TABLE_HEADER : "";
@@ -186,6 +197,18 @@ public final class PerftestTextReport {
                 + "          " + lat(r.minUs()) + "        " + lat(r.maxUs()) + "      " + lat(r.typicalUs())
                 + "  \t       " + lat(r.avgUs()) + "     \t" + lat(r.stdevUs()) + "\t\t" + lat(r.p99Us())
                 + " \t\t" + lat(r.p999Us()) + "\n";
+    }
+
+    /**
+     * perftest's sample list of {@code -U} (unsorted) and {@code -H} (sorted): a {@code #, usec} title, then
+     * one {@code N, VALUE} line per sample, N from 1, VALUE as C's {@code %g}.
+     */
+    public String latencySamples(double[] us) {
+        StringBuilder sb = new StringBuilder(16 + us.length * 14).append("#, usec\n");
+        for (int i = 0; i < us.length; i++) {
+            sb.append(i + 1).append(", ").append(CFormat.general(us[i])).append('\n');
+        }
+        return sb.toString();
     }
 
     /** The dashed line that closes a table; nothing in a {@code --output} mode. */

@@ -50,6 +50,8 @@ public final class PerftestHandshake implements AutoCloseable {
     private final Duration settleDelay;
     private Step step = Step.NEW;
     private KeyMessage qp0;
+    private boolean everyReport;
+    private List<BwReport> peerReports = List.of();
 
     /**
      * @param channel a connected channel whose role matches {@code options.isServer()}
@@ -214,6 +216,29 @@ public final class PerftestHandshake implements AutoCloseable {
     }
 
     /**
+     * Both ends are jperf and advertised {@link EveryReport#FIELD}: a unidirectional bandwidth run of
+     * {@code -a} then also exchanges every size's report in {@link #finishWithEvery} (after perftest's exchange
+     * of the last), so that the server can save every size. Both ends must call it, or neither.
+     */
+    public void shareEveryReport() {
+        everyReport = true;
+    }
+
+    /** Whether {@link #shareEveryReport} was called: the peer is a jperf end that sends its reports. */
+    public boolean sharesEveryReport() {
+        return everyReport;
+    }
+
+    /**
+     * The peer's reports heard in {@link #finishWithEvery}: with {@link #shareEveryReport} in a unidirectional
+     * {@code -a} bandwidth run, every size's (the server's view of the client's run); else the one report
+     * {@code finish} returned, or none.
+     */
+    public List<BwReport> peerReports() {
+        return peerReports;
+    }
+
+    /**
      * Ends the session and closes the channel. Unidirectional bandwidth: the end-of-test exchange (the
      * server blocks in it for up to {@code peerWait} while the client measures) and the report exchange;
      * every bandwidth test then runs the closing exchange. Write latency only closes; read latency runs
@@ -226,6 +251,15 @@ public final class PerftestHandshake implements AutoCloseable {
      *     which perftest prints), else null
      */
     public BwReport finish(BwReport ours, Duration peerWait) throws IOException {
+        return finishWithEvery(ours == null ? List.of() : List.of(ours), peerWait);
+    }
+
+    /**
+     * {@link #finish(BwReport, Duration)} with every size's report of this end, in order: perftest's exchange
+     * carries the last; with {@link #shareEveryReport} a unidirectional {@code -a} run also sends them all
+     * ({@link #peerReports} on the other end). The server of a unidirectional run passes an empty list.
+     */
+    public BwReport finishWithEvery(List<BwReport> ours, Duration peerWait) throws IOException {
         requireStep(Step.READY);
         step = Step.FINISHED;
         try {
@@ -250,7 +284,15 @@ public final class PerftestHandshake implements AutoCloseable {
                 channel.setReadTimeout(peerWait);
                 channel.exchangeKeys(qp0, "end of test");
                 channel.setReadTimeout(normal);
-                theirs = channel.exchangeBwReport(ours != null ? ours : new BwReport(0, 0, 0, 0, 0));
+                theirs = channel.exchangeBwReport(ours.isEmpty() ? new BwReport(0, 0, 0, 0, 0) : ours.getLast());
+                peerReports = List.of(theirs);
+                if (everyReport && allSizes) {
+                    List<BwReport> every = EveryReport.decode(JperfExtension.exchange(channel,
+                            EveryReport.encode(ours), "every size's bandwidth report"));
+                    if (!every.isEmpty()) {
+                        peerReports = List.copyOf(every);
+                    }
+                }
             }
             channel.closeHandshake(qp0);
             return theirs;

@@ -23,6 +23,24 @@ class CFormatTest {
     }
 
     @Test
+    void generalLikeCsPercentG() {
+        assertEquals("1.5", CFormat.general(1.5));
+        assertEquals("100", CFormat.general(100));
+        assertEquals("1e+06", CFormat.general(999999.5), "rounds up into the exponent form");
+        assertEquals("0.000123457", CFormat.general(0.0001234567), "exponent -4 is still %f style");
+        assertEquals("1.23457e+06", CFormat.general(1234567));
+        assertEquals("1e-05", CFormat.general(0.00001));
+        assertEquals("12.3457", CFormat.general(12.3456789));
+        assertEquals("2", CFormat.general(2.0000001), "trailing zeros and the point go");
+        assertEquals("1.23456e+06", CFormat.general(1234565), "exact tie -> even");
+        assertEquals("0.125", CFormat.general(0.125));
+        assertEquals("3.05176e-05", CFormat.general(3.0517578125e-05));
+        assertEquals("-2.25", CFormat.general(-2.25));
+        assertEquals("0", CFormat.general(0));
+        assertEquals("27.5625", CFormat.general(27.5625));
+    }
+
+    @Test
     void fixedRoundsTheExactBinaryValueHalfEven() {
         assertEquals("0.12", CFormat.fixed(0.125, 2), "exact tie -> even");
         assertEquals("0.38", CFormat.fixed(0.375, 2));

@@ -85,6 +85,27 @@ class PerftestTextReportTest {
                 + "2.00    \t\t10.01  \n", report.latencyRow(r, OutputMode.NONE));
     }
 
+    /** perftest's -U/-H list: {@code printf("#, %s\n", "usec")} then {@code printf("%d, %g\n", i + 1, value)}. */
+    @Test
+    void latencySampleListIsPerftestsHashTitleThenNumberedGeneralFormatValues() {
+        assertEquals("#, usec\n1, 1.5\n2, 12.3457\n3, 100\n", report.latencySamples(new double[] {1.5, 12.3456789, 100}));
+        assertEquals("#, usec\n", report.latencySamples(new double[0]));
+    }
+
+    /** write_bw.c's --report-both block after the bidirectional row, the row widths of its RESULT_FMT. */
+    @Test
+    void reportBothPrintsLocalThenRemoteUnderTheirOwnTitles() {
+        PerftestTextReport mib = new PerftestTextReport();
+        BandwidthResult local = new BandwidthResult(65536, 5000, 100.5, 90.25, 0.001444, Unit.MIB_PER_SEC);
+        BandwidthResult remote = new BandwidthResult(65536, 5000, 80.5, 70.25, 0.001124, Unit.MIB_PER_SEC);
+        String titles = " #bytes     #iterations    BW peak[MiB/sec]    BW average[MiB/sec]   MsgRate[Mpps]\n";
+        assertEquals(DASHES + "\n Local results: \n" + DASHES + titles + mib.bandwidthRow(local, OutputMode.NONE)
+                + DASHES + "\n Remote results: \n" + DASHES + titles + mib.bandwidthRow(remote, OutputMode.NONE),
+                mib.bothSides(local, remote, OutputMode.NONE));
+        assertTrue(mib.bothSides(local, remote, OutputMode.BANDWIDTH).contains(titles + "90.250000\n" + DASHES),
+                "perftest prints the titles in --output modes too, and the one number as the row");
+    }
+
     @Test
     void outputModesPrintOnlyTheNumber() {
         BandwidthResult bw = new BandwidthResult(65536, 5000, 1, 11721.125, 0.187538, Unit.MIB_PER_SEC);

@@ -1,5 +1,6 @@
 package io.jperf.wire;
 
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -13,6 +14,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -20,6 +22,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Two jperf sides over loopback, each in its own thread, running the whole perftest sequence. */
 class PerftestHandshakeTest {
@@ -104,6 +108,57 @@ class PerftestHandshakeTest {
         assertEquals(clientReport, server.atFinish(), "the server learns the client's result");
         assertEquals(new BwReport(0, 0, 0, 0, 0), client.atFinish());
         assertNull(client.duringRun(), "no report per size in unidirectional tests");
+    }
+
+    /**
+     * Unidirectional -a between two jperf ends that both agreed to share every report: after perftest's
+     * report of the last size the client sends every size's, and the server hears them all in order; without
+     * the agreement (a perftest peer) the server has the last one only, and the exchange stays perftest's.
+     */
+    @ParameterizedTest(name = "shared={0}")
+    @ValueSource(booleans = {true, false})
+    void aJperfClientOfAllSizesReportsEverySizeToTheServer(boolean shared) throws Exception {
+        List<BwReport> every = new ArrayList<>();
+        for (long size = 2; size <= 1024; size *= 2) {
+            every.add(new BwReport(size, 5000, size * 1.5, size + 0.1, 0.123456789 * size));
+        }
+        List<List<BwReport>> heard = new ArrayList<>(List.of(List.of(), List.of()));
+        Side side = h -> {
+            boolean server = h.channel().role() == Role.SERVER;
+            if (shared) {
+                h.shareEveryReport();
+            }
+            var p = h.preamble(4096, 64, 5);
+            var k = h.exchangeQpKeys(List.of(key(server ? 1 : 2)));
+            h.confirmQpKeys(List.of(key(server ? 1 : 2)));
+            h.barrier();
+            if (!server) {
+                for (BwReport r : every) {
+                    h.beforeMeasurement();
+                    assertNull(h.afterMeasurement(r));
+                }
+            }
+            BwReport last = h.finishWithEvery(server ? List.of() : every, TIMEOUT);
+            heard.set(server ? 0 : 1, h.peerReports());
+            return new Outcome(p, k, null, null, last);
+        };
+        Outcome[] o = runBoth(TestOptions.builder(TestKind.WRITE_BW).allSizes(true),
+                TestOptions.builder(TestKind.WRITE_BW).allSizes(true), side, side);
+        assertEquals(every.getLast(), o[0].atFinish(), "perftest's exchange carries the last size");
+        assertEquals(shared ? every : List.of(every.getLast()), heard.get(0));
+        assertEquals(List.of(new BwReport(0, 0, 0, 0, 0)), heard.get(1), "the server has no report of its own");
+    }
+
+    @Test
+    void malformedReportsFromThePeerAreRefusedByName() {
+        ProtocolException e = assertThrows(ProtocolException.class,
+                () -> EveryReport.decode(java.util.Map.of("report.0", "2,5000,1.0,NaN,0.5")));
+        assertTrue(e.getMessage().contains("report.0") && e.getMessage().contains("malformed"), e.getMessage());
+        assertThrows(ProtocolException.class, () -> EveryReport.decode(java.util.Map.of("report.1", "2,5000,1,1,1")));
+        assertThrows(ProtocolException.class, () -> EveryReport.decode(java.util.Map.of("report.0", "2,5000,1,1")));
+        assertThrows(ProtocolException.class, () -> EveryReport.decode(java.util.Map.of("report.0", "-2,5000,1,1,1")));
+        assertEquals(List.of(new BwReport(2, 5000, 1, 1, 1)),
+                assertDoesNotThrow(() -> EveryReport.decode(EveryReport.encode(List.of(new BwReport(2, 5000, 1, 1, 1))))));
     }
 
     @Test
