@@ -12,18 +12,30 @@ import io.jperf.report.PerftestTextReport;
  * rows compare-perftest.sh reads). Compiled against the jperf jar and run from its class path:
  *
  * <pre>
- * java --enable-native-access=ALL-UNNAMED -cp cli/target/jperf.jar:DIR EmbeddedWrite bw|lat
+ * java --enable-native-access=ALL-UNNAMED -cp cli/target/jperf.jar:DIR EmbeddedWrite TEST
  *     -d DEV [-x GID] [-p PORT] [-s SIZE] [-n ITERS] [--cpu N] [--report_gbits] [-R] [-F] [SERVER]
  * </pre>
- * Exit status 0 with a result, 1 when the test failed (the message on stderr), 2 on a usage error.
+ * TEST is a jperf test name ({@code write-bw}, {@code read-bw}, {@code send-lat}, ...); {@code bw} and
+ * {@code lat} mean the write tests. Exit status 0 with a result, 1 when the test failed (the message on stderr), 2 on a usage error.
  */
 public final class EmbeddedWrite {
     public static void main(String[] args) {
-        if (args.length < 1 || !(args[0].equals("bw") || args[0].equals("lat"))) {
-            usage("the first argument is bw or lat");
+        if (args.length < 1) {
+            usage("the first argument is the test, e.g. write-bw, read-bw, send-lat (bw, lat: write)");
         }
-        boolean bw = args[0].equals("bw");
-        TestOptions.Builder b = TestOptions.builder(bw ? TestKind.WRITE_BW : TestKind.WRITE_LAT);
+        String test = switch (args[0]) {
+            case "bw", "lat" -> "write-" + args[0];
+            default -> args[0];
+        };
+        TestKind kind;
+        try {
+            kind = TestKind.valueOf(test.toUpperCase(java.util.Locale.ROOT).replace('-', '_'));
+        } catch (IllegalArgumentException e) {
+            usage("unknown test " + args[0]);
+            return;
+        }
+        boolean bw = test.endsWith("-bw");
+        TestOptions.Builder b = TestOptions.builder(kind);
         int cpu = -1;
         for (int i = 1; i < args.length; i++) {
             String a = args[i];
@@ -72,7 +84,7 @@ public final class EmbeddedWrite {
 
     private static void usage(String why) {
         System.err.println("EmbeddedWrite: " + why
-                + "; usage: EmbeddedWrite bw|lat -d DEV [-x GID] [-p PORT] [-s SIZE] [-n ITERS] [--cpu N] [--report_gbits] [-R] [SERVER]");
+                + "; usage: EmbeddedWrite TEST|bw|lat -d DEV [-x GID] [-p PORT] [-s SIZE] [-n ITERS] [--cpu N] [--report_gbits] [-R] [SERVER]");
         System.exit(2);
     }
 }

@@ -1,9 +1,15 @@
 #!/bin/bash
-# Side-by-side: jperf <-> jperf versus Debian's perftest <-> perftest on the same soft-RoCE path
-# (1-guest lab: server on rxe0 / LAB_IP_RAIL0 on vCPU 0, client on rxe1 on vCPU 1), with jperf
-# started the ways a user starts it, each measured against perftest in the same rounds.
+# Side-by-side: jperf <-> jperf versus Debian's perftest <-> perftest on the same soft-RoCE path,
+# with jperf started the ways a user starts it, each measured against perftest in the same rounds.
+# Two set-ups:
+#   --vms 1  one guest, 2 vCPUs: server on rxe0 / LAB_IP_RAIL0 on vCPU 0, client on rxe1 on vCPU 1
+#   --vms 2  two guests, 1 vCPU each: server on B's rxe0 (B runs each server as a job A queues, see
+#            lab_job_agent in lab/guest/lib.sh), client on A's rxe0, over rail0. No JVM has a second
+#            vCPU, so the emulation fault (lab/README.md: a torn translation of code one vCPU patches
+#            while another runs it) cannot happen here by construction.
 #
 #   lab/rdma-lab run --timeout 1500 lab/scripts/compare-perftest.sh [VAR=value ...]
+#   lab/rdma-lab run --vms 2 --timeout 2400 lab/scripts/compare-perftest.sh [VAR=value ...]
 #
 # Settings come from the environment or from VAR=value arguments (rdma-lab does not pass the host's
 # environment into the guest, so use arguments there), e.g.
@@ -14,6 +20,9 @@
 #     bw   write_bw 64 KiB average bandwidth     -s 65536 -n 2000 --report_gbits   Gb/s  higher is better
 #     mr   write_bw 2 B message rate (MsgRate)   -s 2 -n 20000                     Mpps  higher is better
 #     lat  write_lat 2 B t_typical and 99%       -s 2 -n 1000                      us    lower is better
+#     rbw  read_bw 64 KiB average bandwidth      -s 65536 -n 1000 --report_gbits   Gb/s  higher is better
+#     sbw  send_bw 64 KiB average bandwidth      -s 65536 -n 2000 --report_gbits   Gb/s  higher is better
+#     slat send_lat 2 B t_typical and 99%        -s 2 -n 1000                      us    lower is better
 #   WAYS=launcher,jar,embedded   how jperf is started (each is a tool of its own in every round):
 #     launcher   the ./jperf script:  $LAB_REPO/jperf write-bw ...       (JPERF_JAVA_OPTS empty)
 #     jar        java -jar $LAB_REPO/cli/target/jperf.jar write-bw ...
@@ -34,8 +43,8 @@
 #                      jperf -R against perftest -R needs jperf's perftest-compatible -R: each tool
 #                      talks to its own kind here, so this mode measures both tools' CM set-up too
 #   EXTRA_JPERF= / EXTRA_PERFTEST=   extra flags for both ends of that tool (word-split)
-#   PORT=18515         control port (-p, both tools)    RUN_TIMEOUT=120  per process (timeout -k 5)
-#   LISTEN_WAIT=45     max seconds to wait for a server to listen (a JVM needs a few seconds)
+#   PORT=18515         control port (-p, both tools)    RUN_TIMEOUT=120  per process (timeout -k 5; --vms 2: 360)
+#   LISTEN_WAIT=45     max seconds to wait for a server to listen (a JVM needs a few seconds; --vms 2: 180)
 #   NOISE_PCT=15       ratios within +-NOISE_PCT % are reported as "~ same (noise)"
 #   ORDER=abba         abba: round k runs the tools in the order WAYS..., perftest when k is odd and in
 #                      the reverse order when k is even, so a drift or a level change during a round
@@ -72,6 +81,8 @@ for a in "$@"; do
 done
 RUNS=${RUNS:-5} WARMUP=${WARMUP:-1} MEASURES=${MEASURES:-bw,mr,lat} WAYS=${WAYS:-launcher,jar,embedded}
 EXTRA_JPERF=${EXTRA_JPERF:-} EXTRA_PERFTEST=${EXTRA_PERFTEST:-} JAVA_OPTS=${JAVA_OPTS:-} RDMA_CM=${RDMA_CM:-off} JAR_BEFORE=${JAR_BEFORE:-}
+# one vCPU per guest (--vms 2): a JVM takes 50-70 s to listen and a 64 KiB bandwidth run ~35 s on the rail
+if [ "${LAB_VMS:-1}" = 2 ]; then RUN_TIMEOUT=${RUN_TIMEOUT:-360} LISTEN_WAIT=${LISTEN_WAIT:-180}; fi
 PORT=${PORT:-18515} RUN_TIMEOUT=${RUN_TIMEOUT:-120} LISTEN_WAIT=${LISTEN_WAIT:-45} NOISE_PCT=${NOISE_PCT:-15}
 CM_WAIT_PERFTEST=${CM_WAIT_PERFTEST:-3} CM_WAIT_JPERF=${CM_WAIT_JPERF:-10} JPERF_PIN=${JPERF_PIN:-none}
 ORDER=${ORDER:-abba}
@@ -84,7 +95,7 @@ for v in RUNS WARMUP PORT RUN_TIMEOUT LISTEN_WAIT NOISE_PCT CM_WAIT_PERFTEST CM_
 done
 ((RUNS >= 1)) || { echo "compare-perftest.sh: RUNS must be >= 1" >&2; exit 2; }
 IFS=, read -ra SEL <<< "$MEASURES"
-for m in "${SEL[@]}"; do case $m in bw|mr|lat) ;; *) echo "compare-perftest.sh: unknown measure '$m' (bw, mr, lat)" >&2; exit 2 ;; esac; done
+for m in "${SEL[@]}"; do case $m in bw|mr|lat|rbw|sbw|slat) ;; *) echo "compare-perftest.sh: unknown measure '$m' (bw, mr, lat, rbw, sbw, slat)" >&2; exit 2 ;; esac; done
 IFS=, read -ra WAY_LIST <<< "$WAYS"
 ((${#WAY_LIST[@]} >= 1)) || { echo "compare-perftest.sh: WAYS names at least one way" >&2; exit 2; }
 for w in "${WAY_LIST[@]}"; do case $w in launcher|jar|embedded) ;; before) [ -f "$JAR_BEFORE" ] || { echo "compare-perftest.sh: WAYS=...,before needs JAR_BEFORE=<a jperf.jar>" >&2; exit 2; } ;;
@@ -93,19 +104,32 @@ read -ra XJ <<< "$EXTRA_JPERF"; read -ra XP <<< "$EXTRA_PERFTEST"; read -ra XJVM
 
 : "${LAB_REPO:?run this inside the lab: lab/rdma-lab run lab/scripts/compare-perftest.sh}"
 . "$LAB_REPO/lab/guest/lib.sh"
-[ "${LAB_VMS:-1}" = 1 ] || { echo "compare-perftest.sh runs in the 1-guest lab (--vms 1)"; exit 2; }
+VMS=${LAB_VMS:-1}
+case $VMS in 1|2) ;; *) echo "compare-perftest.sh runs with --vms 1 or --vms 2"; exit 2 ;; esac
 JAR=$LAB_REPO/cli/target/jperf.jar
 [ -f "$JAR" ] || { echo "compare-perftest.sh: $JAR missing: build first (mvn -B -q -DskipTests package)"; exit 2; }
 OUT=$LAB_RESULTS/compare; mkdir -p "$OUT"
 # jperf's JVMs start here: their hs_err reports (the JVM's default place is its working directory) stay
-JVM_CWD=$LAB_RESULTS/jvm-cwd; mkdir -p "$JVM_CWD"
+# (--vms 2: the server's guest B has its own, jvm-cwd-B)
+JVM_CWD=$LAB_RESULTS/jvm-cwd JVM_CWD_S=$LAB_RESULTS/jvm-cwd
 unset JPERF_JAVA_OPTS JAVA_TOOL_OPTIONS JDK_JAVA_OPTIONS
-SDEV=$LAB_DEV_RAIL0 SIP=$LAB_IP_RAIL0 CDEV=$LAB_PEER_DEV_RAIL0 CIP=$LAB_PEER_IP_RAIL0
-SX=${LAB_GID_INDEX_RAIL0:-$(lab_gid_index "$SDEV" "$SIP")} CX=${LAB_PEER_GID_INDEX_RAIL0:-$(lab_gid_index "$CDEV" "$CIP")}
+if [ "$VMS" = 2 ]; then
+  # B serves: every server of the comparison runs there as a job A queues
+  [ "$LAB_HOST" = B ] && { lab_job_agent; exit 0; }
+  JVM_CWD_S=$LAB_RESULTS/jvm-cwd-B
+  SDEV=$LAB_PEER_DEV_RAIL0 SIP=$LAB_PEER_IP_RAIL0 CDEV=$LAB_DEV_RAIL0 CIP=$LAB_IP_RAIL0
+  SX=$LAB_PEER_GID_INDEX_RAIL0 CX=$LAB_GID_INDEX_RAIL0
+  trap 'lab_job_stop B' EXIT
+  SPIN=() CPIN=() SCPU=0 CCPU=0 SETUP="2 guests (server on B, client on A), 1 vCPU each"
+else
+  SDEV=$LAB_DEV_RAIL0 SIP=$LAB_IP_RAIL0 CDEV=$LAB_PEER_DEV_RAIL0 CIP=$LAB_PEER_IP_RAIL0
+  SX=${LAB_GID_INDEX_RAIL0:-$(lab_gid_index "$SDEV" "$SIP")} CX=${LAB_PEER_GID_INDEX_RAIL0:-$(lab_gid_index "$CDEV" "$CIP")}
+  if [ "$(nproc)" -ge 2 ]; then SPIN=(taskset -c 0) CPIN=(taskset -c 1) SCPU=0 CCPU=1
+  else echo "compare-perftest.sh: needs 2 vCPUs (server and client must not share one)"; exit 2; fi
+  SETUP="1 guest, $(nproc) vCPUs (server on vCPU 0, client on vCPU 1)"
+fi
+mkdir -p "$JVM_CWD" "$JVM_CWD_S"
 [ -n "$SX" ] && [ -n "$CX" ] || { echo "no RoCE v2 IPv4 GID for $SIP on $SDEV or $CIP on $CDEV"; lab_gids; exit 1; }
-if [ "$(nproc)" -ge 2 ]; then SPIN=(taskset -c 0) CPIN=(taskset -c 1)
-else echo "compare-perftest.sh: needs 2 vCPUs (server and client must not share one)"; exit 2; fi
-printf -v PORTHEX '%04X' "$PORT"
 
 EMB_DIR=$OUT/embedded-classes
 if [[ ,$WAYS, == *,embedded,* ]]; then
@@ -113,38 +137,19 @@ if [[ ,$WAYS, == *,embedded,* ]]; then
   "$JAVA_HOME/bin/javac" -cp "$JAR" -d "$EMB_DIR" "$LAB_REPO/lab/scripts/EmbeddedWrite.java" ||
     { echo "compare-perftest.sh: could not compile lab/scripts/EmbeddedWrite.java"; exit 1; }
 fi
-# jperf_cmd WAY KIND -> JCMD: how that way starts jperf (the test's arguments follow)
+# jperf_cmd WAY TEST -> JCMD: how that way starts jperf (TEST e.g. write-bw; the test's arguments follow)
 jperf_cmd() {
   case $1 in
-    launcher) JCMD=("$LAB_REPO/jperf" "write-$2"); [ -z "$JAVA_OPTS" ] || JCMD=(env "JPERF_JAVA_OPTS=$JAVA_OPTS" "${JCMD[@]}") ;;
-    jar) JCMD=("$JAVA_HOME/bin/java" "${XJVM[@]}" -jar "$JAR" "write-$2") ;;
+    launcher) JCMD=("$LAB_REPO/jperf" "$2"); [ -z "$JAVA_OPTS" ] || JCMD=(env "JPERF_JAVA_OPTS=$JAVA_OPTS" "${JCMD[@]}") ;;
+    jar) JCMD=("$JAVA_HOME/bin/java" "${XJVM[@]}" -jar "$JAR" "$2") ;;
     embedded) JCMD=("$JAVA_HOME/bin/java" "${XJVM[@]}" --enable-native-access=ALL-UNNAMED -cp "$JAR:$EMB_DIR" EmbeddedWrite "$2") ;;
-    before) JCMD=("$JAVA_HOME/bin/java" "${XJVM[@]}" -jar "$JAR_BEFORE" "write-$2") ;;
+    before) JCMD=("$JAVA_HOME/bin/java" "${XJVM[@]}" -jar "$JAR_BEFORE" "$2") ;;
   esac
 }
 
 has_cm() { local a; for a in "$@"; do case $a in -R|--rdma_cm) return 0 ;; esac; done; return 1; }
-# port_state LISTEN|BUSY: LISTEN = a listening socket on PORT; BUSY = any socket on local PORT except TIME_WAIT
-port_state() {
-  local f sl la ra st rest
-  for f in /proc/net/tcp /proc/net/tcp6; do
-    [ -r "$f" ] || continue
-    while read -r sl la ra st rest; do
-      [ "${la##*:}" = "$PORTHEX" ] || continue
-      if [ "$1" = LISTEN ]; then [ "$st" = 0A ] && return 0; else [ "$st" != 06 ] && return 0; fi
-    done < "$f"
-  done
-  return 1
-}
-kill_tree() { # PID SIGNAL: the process and all its descendants (children first found via /proc)
-  local p=$1 sig=$2 f k kids
-  kill -STOP "$p" 2> /dev/null # no new children while we look
-  for f in /proc/"$p"/task/*/children; do
-    kids=(); [ -r "$f" ] && read -ra kids < "$f"
-    for k in "${kids[@]}"; do kill_tree "$k" "$sig"; done
-  done
-  kill -"$sig" "$p" 2> /dev/null; kill -CONT "$p" 2> /dev/null
-}
+port_state() { lab_port_state "$PORT" "$1"; }
+kill_tree() { lab_kill_tree "$@"; }
 alive_wait() { # PID SECONDS -> 0 if it ended within SECONDS
   local p=$1 n=$(($2 * 10))
   while ((n-- > 0)); do kill -0 "$p" 2> /dev/null || return 0; sleep 0.1; done
@@ -162,42 +167,52 @@ port_free_wait() { # wait until nothing but TIME_WAIT uses PORT; kill listeners 
   done
 }
 isnum() { [[ $1 =~ ^[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$ ]] && [[ ${1%%[eE]*} =~ [1-9] ]]; } # a positive finite number
-hs_err_count() { local f n=0; for f in "$JVM_CWD"/hs_err_pid*.log; do [ -e "$f" ] && n=$((n + 1)); done; echo $n; }
+hs_err_count() { local f n=0; for f in "$LAB_RESULTS"/jvm-cwd*/hs_err_pid*.log; do [ -e "$f" ] && n=$((n + 1)); done; echo $n; }
 
 # Results: V[metric,tool,i] value (or empty), S[metric,tool,i] "ok" or the failure reason; i=0..WARMUP-1 warm-up
 declare -A V S
 JVMS=0 CRASHES=() CRASHED_RUNS=()
 # run_one MEASURE TOOL LABEL IDX; TOOL = perftest or jperf-WAY
 run_one() {
-  local m=$1 tool=$2 label=$3 i=$4 kind size iters flags=() sx=(-x "$SX") cx=(-x "$CX") extra scmd ccmd
+  local m=$1 tool=$2 label=$3 i=$4 verb=write kind size iters flags=() sx=(-x "$SX") cx=(-x "$CX") extra scmd ccmd
   case $m in
     bw) kind=bw size=65536 iters=2000 flags=(-s 65536 -n 2000 --report_gbits) ;;
     mr) kind=bw size=2 iters=20000 flags=(-s 2 -n 20000) ;;
     lat) kind=lat size=2 iters=1000 flags=(-s 2 -n 1000) ;;
+    rbw) verb=read kind=bw size=65536 iters=1000 flags=(-s 65536 -n 1000 --report_gbits) ;;
+    sbw) verb=send kind=bw size=65536 iters=2000 flags=(-s 65536 -n 2000 --report_gbits) ;;
+    slat) verb=send kind=lat size=2 iters=1000 flags=(-s 2 -n 1000) ;;
   esac
   if [ "$tool" = perftest ]; then extra=("${XP[@]}"); else extra=("${XJ[@]}"); fi
   has_cm "${extra[@]}" && sx=() cx=()
   local spin=("${SPIN[@]}") cpin=("${CPIN[@]}") errs_before
   if [ "$tool" = perftest ]; then
-    scmd=("ib_write_$kind" -d "$SDEV" "${sx[@]}" -p "$PORT" -F "${flags[@]}" "${extra[@]}")
-    ccmd=("ib_write_$kind" -d "$CDEV" "${cx[@]}" -p "$PORT" -F "${flags[@]}" "${extra[@]}" "$SIP")
+    scmd=("ib_${verb}_$kind" -d "$SDEV" "${sx[@]}" -p "$PORT" -F "${flags[@]}" "${extra[@]}")
+    ccmd=("ib_${verb}_$kind" -d "$CDEV" "${cx[@]}" -p "$PORT" -F "${flags[@]}" "${extra[@]}" "$SIP")
   else
-    jperf_cmd "${tool#jperf-}" "$kind"
+    jperf_cmd "${tool#jperf-}" "$verb-$kind"
     # --cpu pins jperf's test thread and lets jperf place its other threads; JPERF_PIN=process
     # confines the whole JVM with taskset as well, as perftest is confined
-    scmd=("${JCMD[@]}" -d "$SDEV" "${sx[@]}" -p "$PORT" -F --cpu 0 "${flags[@]}" "${extra[@]}")
-    ccmd=("${JCMD[@]}" -d "$CDEV" "${cx[@]}" -p "$PORT" -F --cpu 1 "${flags[@]}" "${extra[@]}" "$SIP")
+    scmd=("${JCMD[@]}" -d "$SDEV" "${sx[@]}" -p "$PORT" -F --cpu "$SCPU" "${flags[@]}" "${extra[@]}")
+    ccmd=("${JCMD[@]}" -d "$CDEV" "${cx[@]}" -p "$PORT" -F --cpu "$CCPU" "${flags[@]}" "${extra[@]}" "$SIP")
     [ "$JPERF_PIN" = none ] && spin=() cpin=()
     errs_before=$(hs_err_count)
   fi
-  local base=$OUT/$m.$tool.$label t0 t1 sp rc=0 rs=0 why= line n
-  port_free_wait
+  local base=$OUT/$m.$tool.$label t0 t1 sp rc=0 rs=0 why= line n cm=0
+  has_cm "${extra[@]}" && cm=1
+  [ "$VMS" = 2 ] || port_free_wait
   t0=$(lab_uptime)
-  { echo "# ${spin[*]} ${scmd[*]}"; } > "$base.server.txt"
-  (cd "$JVM_CWD" && exec timeout -k 5 "$RUN_TIMEOUT" "${spin[@]}" "${scmd[@]}") >> "$base.server.txt" 2>&1 & sp=$!
+  { echo "# ${SETUP%%,*}: ${spin[*]} ${scmd[*]}"; } > "$base.server.txt"
+  if [ "$VMS" = 2 ]; then
+    lab_job_start B "$base.server.txt" "$JVM_CWD_S" "$RUN_TIMEOUT" "$( ((cm)) || echo "$PORT")" "${scmd[@]}"
+  else
+    (cd "$JVM_CWD_S" && exec timeout -k 5 "$RUN_TIMEOUT" "${spin[@]}" "${scmd[@]}") >> "$base.server.txt" 2>&1 & sp=$!
+  fi
   # wait until the server is ready: TCP exchange -> its port listens; rdma_cm -> fixed wait
-  if has_cm "${extra[@]}"; then
+  if ((cm)); then
     if [ "$tool" = perftest ]; then sleep "$CM_WAIT_PERFTEST"; else sleep "$CM_WAIT_JPERF"; fi
+  elif [ "$VMS" = 2 ]; then
+    lab_job_wait_listen "$LISTEN_WAIT" || why="server not listening after ${LISTEN_WAIT}s (or it ended)"
   else
     n=$((LISTEN_WAIT * 10))
     while ! port_state LISTEN && kill -0 "$sp" 2> /dev/null && ((n-- > 0)); do sleep 0.1; done
@@ -210,17 +225,22 @@ run_one() {
     echo "# client not started: $why" > "$base.client.txt"
   fi
   # the server should end on its own right after the client; otherwise it is a stray: kill it
-  if ! alive_wait "$sp" 20; then
-    echo "  server still running 20 s after the client ended: killing it" >> "$base.server.txt"
-    kill_tree "$sp" TERM; alive_wait "$sp" 5 || kill_tree "$sp" KILL
-    [ -n "$why" ] || why="server did not end"
+  if [ "$VMS" = 2 ]; then
+    rs=$(lab_job_end 20) || { echo "  server still running 20 s after the client ended: killed" >> "$base.server.txt"; [ -n "$why" ] || why="server did not end"; }
+    [ -n "$rs" ] || { rs=255; [ -n "$why" ] || why="B's job agent did not answer"; }
+  else
+    if ! alive_wait "$sp" 20; then
+      echo "  server still running 20 s after the client ended: killing it" >> "$base.server.txt"
+      kill_tree "$sp" TERM; alive_wait "$sp" 5 || kill_tree "$sp" KILL
+      [ -n "$why" ] || why="server did not end"
+    fi
+    wait "$sp"; rs=$?
   fi
-  wait "$sp"; rs=$?
   t1=$(lab_uptime)
   if [ "$tool" != perftest ]; then
     JVMS=$((JVMS + 1)); [ "$(head -c 9 "$base.client.txt")" = "# client " ] || JVMS=$((JVMS + 1))
     if [ "$(hs_err_count)" != "$errs_before" ]; then
-      why="a JVM died from a signal (hs_err in $JVM_CWD)"
+      why="a JVM died from a signal (hs_err in $LAB_RESULTS/jvm-cwd*)"
       CRASHED_RUNS+=("$m $tool $label")
     fi
   fi
@@ -228,8 +248,8 @@ run_one() {
   local a b c d e f g h k
   read -r a b c d e f g h k <<< "$line"
   local v1= v2= m1 m2
-  if [ "$kind" = bw ]; then m1=$m; if [ "$m" = bw ]; then v1=$d; else v1=$e; fi # bytes iters BW_peak BW_avg MsgRate
-  else m1=lat_typ m2=lat_p99 v1=$e v2=$h; fi # bytes iters t_min t_max t_typical t_avg t_stdev 99% 99.9%
+  if [ "$kind" = bw ]; then m1=$m; if [ "$m" = mr ]; then v1=$e; else v1=$d; fi # bytes iters BW_peak BW_avg MsgRate
+  else m1=${m}_typ m2=${m}_p99 v1=$e v2=$h; fi # bytes iters t_min t_max t_typical t_avg t_stdev 99% 99.9%
   [ -n "$why" ] || { ((rc == 0)) || why="client rc=$rc"; }
   [ -n "$why" ] || { ((rs == 0)) || why="server rc=$rs"; }
   [ -n "$why" ] || [ -n "$line" ] || why="no result row"
@@ -258,14 +278,14 @@ for w in "${WAY_LIST[@]}"; do TOOLS+=("jperf-$w"); done
 TOOLS+=(perftest)
 STARTED=""
 for w in "${WAY_LIST[@]}"; do
-  jperf_cmd "$w" KIND
+  jperf_cmd "$w" VERB-KIND
   STARTED+="
-    jperf-$(printf '%-9s' "$w") $(echo "${JCMD[*]}" | sed "s|$OUT/|\$LAB_RESULTS/compare/|g; s|$LAB_REPO/||g; s|$JAVA_HOME/bin/||g; s|write-KIND|write-bw/lat|; s| KIND$| bw/lat|") -d DEV -x GID -p $PORT -F --cpu 0|1 ...$( [ "$JPERF_PIN" = process ] && echo "  (under taskset -c 0|1)")"
+    jperf-$(printf '%-9s' "$w") $(echo "${JCMD[*]}" | sed "s|$OUT/|\$LAB_RESULTS/compare/|g; s|$LAB_REPO/||g; s|$JAVA_HOME/bin/||g; s|VERB-KIND|write-bw/lat (read-bw, send-bw/lat)|") -d DEV -x GID -p $PORT -F --cpu $SCPU|$CCPU ...$( [ "$JPERF_PIN" = process ] && [ "$VMS" = 1 ] && echo "  (under taskset -c 0|1)")"
 done
-HDR="compare-perftest: jperf ($J_VER) vs perftest $PT_VER; kernel $(uname -r), 1 guest, $(nproc) vCPUs (qemu ${LAB_QEMU:-?}), scenario ${LAB_SCENARIO:-?}, active_mtu $MTU
-  server $SDEV $SIP gid $SX on vCPU 0, client $CDEV $CIP gid $CX on vCPU 1, port $PORT; RUNS=$RUNS rounds (+$WARMUP warm-up, discarded), order $ORDER
+HDR="compare-perftest: jperf ($J_VER) vs perftest $PT_VER; kernel $(uname -r), $SETUP (qemu ${LAB_QEMU:-?}), scenario ${LAB_SCENARIO:-?}, active_mtu $MTU
+  server $SDEV $SIP gid $SX, client $CDEV $CIP gid $CX, port $PORT; RUNS=$RUNS rounds (+$WARMUP warm-up, discarded), order $ORDER
   how jperf was started (JVM flags: ${JAVA_OPTS:-none}; JPERF_JAVA_OPTS, JAVA_TOOL_OPTIONS, JDK_JAVA_OPTIONS unset):$STARTED
-    perftest        taskset -c 0|1 ib_write_bw/lat -d DEV -x GID -p $PORT -F ...
+    perftest        ${SPIN:+taskset -c 0|1 }ib_write_bw/lat (ib_read_bw, ib_send_bw/lat) -d DEV -x GID -p $PORT -F ...
   RDMA CM: $RDMA_CM; extra jperf: '${EXTRA_JPERF}'  extra perftest: '${EXTRA_PERFTEST}'"
 echo "$HDR"
 
@@ -290,8 +310,12 @@ NAME[bw]="write_bw 64KiB BW avg" UNIT[bw]=Gb/s BETTER[bw]=higher SHORT[bw]="P1 6
 NAME[mr]="write_bw 2B MsgRate" UNIT[mr]=Mpps BETTER[mr]=higher SHORT[mr]="P2 2 B msg rate"
 NAME[lat_typ]="write_lat 2B t_typical" UNIT[lat_typ]=us BETTER[lat_typ]=lower SHORT[lat_typ]="P3 2 B t_typical"
 NAME[lat_p99]="write_lat 2B 99%" UNIT[lat_p99]=us BETTER[lat_p99]=lower SHORT[lat_p99]="P3 2 B 99%"
+NAME[rbw]="read_bw 64KiB BW avg" UNIT[rbw]=Gb/s BETTER[rbw]=higher SHORT[rbw]="read 64 KiB bw"
+NAME[sbw]="send_bw 64KiB BW avg" UNIT[sbw]=Gb/s BETTER[sbw]=higher SHORT[sbw]="send 64 KiB bw"
+NAME[slat_typ]="send_lat 2B t_typical" UNIT[slat_typ]=us BETTER[slat_typ]=lower SHORT[slat_typ]="send 2 B t_typical"
+NAME[slat_p99]="send_lat 2B 99%" UNIT[slat_p99]=us BETTER[slat_p99]=lower SHORT[slat_p99]="send 2 B 99%"
 METRICS=()
-for m in "${SEL[@]}"; do if [ "$m" = lat ]; then METRICS+=(lat_typ lat_p99); else METRICS+=("$m"); fi; done
+for m in "${SEL[@]}"; do case $m in lat|slat) METRICS+=("${m}_typ" "${m}_p99") ;; *) METRICS+=("$m") ;; esac; done
 # stats VALUES... -> "n median min max" (n=0 -> "0 - - -")
 stats() { printf '%s\n' "$@" | awk 'NF{v[++n]=$1} END{if(!n){print "0 - - -";exit} for(i=1;i<=n;i++)for(j=i+1;j<=n;j++)if(v[j]<v[i]){t=v[i];v[i]=v[j];v[j]=t}
   med=(n%2)?v[(n+1)/2]:(v[n/2]+v[n/2+1])/2; printf "%d %.6g %.6g %.6g\n", n, med, v[1], v[n]}'; }
@@ -350,7 +374,7 @@ for mt in "${METRICS[@]}"; do
   unset MED
 done
 T_END=$(lab_uptime)
-CRASH_LINE="jperf JVMs started: $JVMS; died from a signal: ${#CRASHED_RUNS[@]}$( ((${#CRASHED_RUNS[@]} > 0)) && printf ' (%s)' "$(IFS=';'; echo "${CRASHED_RUNS[*]}")"; compgen -G "$JVM_CWD/hs_err_pid*.log" > /dev/null && echo "; reports: $(ls "$JVM_CWD"/hs_err_pid*.log | paste -sd' ')")"
+CRASH_LINE="jperf JVMs started: $JVMS; died from a signal: ${#CRASHED_RUNS[@]}$( ((${#CRASHED_RUNS[@]} > 0)) && printf ' (%s)' "$(IFS=';'; echo "${CRASHED_RUNS[*]}")"; compgen -G "$LAB_RESULTS/jvm-cwd*/hs_err_pid*.log" > /dev/null && echo "; reports: $(ls "$LAB_RESULTS"/jvm-cwd*/hs_err_pid*.log | paste -sd' ')")"
 FOOT="ratio = median(jperf way)/median(perftest); paired = median of jperf_k/perftest_k over the rounds, with a sign-test
 confidence interval (order statistics). Bandwidth/message rate: >1 = jperf better; latency: <1 = jperf better.
 Under TCG message rate and latency are bimodal, the level drawn per run; 'spread' = (max-min)/median of the valid runs.
@@ -373,8 +397,8 @@ echo "$REPORT" > "$LAB_RESULTS/compare.txt"
     "$RUNS" "$WARMUP" "$(jstr "$MEASURES")" "$(jstr "$WAYS")" "$(jstr "$RDMA_CM")" "$(jstr "$EXTRA_JPERF")" "$(jstr "$EXTRA_PERFTEST")" "$NOISE_PCT"
   printf '"jperf_pin":%s,"jperf_java_opts":%s,"jperf_jvms":%d,"jperf_jvm_crashes":%d,' \
     "$(jstr "$JPERF_PIN")" "$(jstr "$JAVA_OPTS")" "$JVMS" "${#CRASHED_RUNS[@]}"
-  printf '"setup":{"server":{"dev":%s,"ip":%s,"gid_index":%s,"cpu":0},"client":{"dev":%s,"ip":%s,"gid_index":%s,"cpu":1},"port":%d,"active_mtu":%s,"scenario":%s},' \
-    "$(jstr "$SDEV")" "$(jstr "$SIP")" "$SX" "$(jstr "$CDEV")" "$(jstr "$CIP")" "$CX" "$PORT" "${MTU:-null}" "$(jstr "${LAB_SCENARIO:-}")"
+  printf '"setup":{"server":{"dev":%s,"ip":%s,"gid_index":%s,"cpu":%d},"client":{"dev":%s,"ip":%s,"gid_index":%s,"cpu":%d},"port":%d,"active_mtu":%s,"scenario":%s,"guests":%d},' \
+    "$(jstr "$SDEV")" "$(jstr "$SIP")" "$SX" "$SCPU" "$(jstr "$CDEV")" "$(jstr "$CIP")" "$CX" "$CCPU" "$PORT" "${MTU:-null}" "$(jstr "${LAB_SCENARIO:-}")" "$VMS"
   printf '"order":"per measure: %d warm-up round(s), then %d measured rounds (%s)",' "$WARMUP" "$RUNS" "$ORDER"
   printf '"measures":[%s]}\n' "$(IFS=,; echo "${JM[*]}")"
 } > "$LAB_RESULTS/compare.json"
