@@ -104,7 +104,7 @@ final class PerfTestCommand {
         if (printer != null) {
             printer.finish();
         }
-        writeFiles(options, result, common.jperfJson, run);
+        writeFiles(options, result, common.jperfJson, run, printer != null ? printer.cpuUtilPercent() : null);
         String filesNote = serverFilesNote(options, common.jperfJson, result.bandwidth().size(), result.peerVersion());
         if (filesNote != null) {
             err.println("jperf: warning: " + filesNote);
@@ -270,11 +270,16 @@ final class PerfTestCommand {
      * the CSV. A run without a result of its kind (none was measured) writes no result file.
      */
     static void writeFiles(TestOptions options, PerfTestResult result, Path jperfJson, RunInfo run) {
+        writeFiles(options, result, jperfJson, run, null);
+    }
+
+    /** As {@link #writeFiles(TestOptions, PerfTestResult, Path, RunInfo)}, with {@code --cpu_util}'s figure or null. */
+    static void writeFiles(TestOptions options, PerfTestResult result, Path jperfJson, RunInfo run, Double cpuUtil) {
         boolean measured = !(options.kind().isBandwidth() ? result.bandwidth() : result.latency()).isEmpty();
         try {
             if (options.json() && measured) {
                 Files.writeString(options.jsonFile(), PerftestJson.of(options, result.header(), result.bandwidth(),
-                        result.latency()));
+                        result.latency(), cpuUtil));
             }
             if (jperfJson != null) {
                 Files.writeString(jperfJson, result.toJson(run));

@@ -39,6 +39,7 @@ final class PerftestPrinter implements TestListener {
     private Path procStat;
     private CpuTimes cpuBefore;
     private boolean cpuUnreadable;
+    private Double cpuPercent;
 
     /** @param run named in the first line of the header */
     PerftestPrinter(TestOptions options, RunInfo run, PrintWriter out, PrintWriter err) {
@@ -127,12 +128,21 @@ final class PerftestPrinter implements TestListener {
     }
 
     private String withCpuColumn(String row) {
-        if (procStat == null || mode != OutputMode.NONE || !row.endsWith("\n")) {
+        if (procStat == null) {
             return row;
         }
         CpuTimes after = readCpu();
         double percent = cpuBefore == null || after == null ? 0 : CpuTimes.utilization(cpuBefore, after);
+        cpuPercent = percent;
+        if (mode != OutputMode.NONE || !row.endsWith("\n")) {
+            return row;
+        }
         return row.substring(0, row.length() - 1) + "\t    " + CpuTimes.format(percent) + "\n";
+    }
+
+    /** The last row's {@code --cpu_util} figure (for {@code --out_json}), or null without one. */
+    Double cpuUtilPercent() {
+        return cpuPercent;
     }
 
     private void printCounters() {

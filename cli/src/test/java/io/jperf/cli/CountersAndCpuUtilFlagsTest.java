@@ -108,6 +108,7 @@ class CountersAndCpuUtilFlagsTest {
         assertTrue(lines.get(1).endsWith("MsgRate[Mpps]    CPU_Util[%]"), out.toString());
         assertTrue(lines.get(2).endsWith("\t    25.00"), out.toString());
         assertTrue(lines.get(2).startsWith(" 65536"), out.toString());
+        assertEquals(25.0, p.cpuUtilPercent(), 1e-9); // --out_json's CPU_util
     }
 
     @Test
@@ -121,6 +122,7 @@ class CountersAndCpuUtilFlagsTest {
         p.measuring(65536);
         p.bandwidth(ROW);
         assertEquals("900.000000\n", out.toString());
+        assertEquals(0.0, p.cpuUtilPercent()); // no tick passed between the two readings
     }
 
     @Test
