@@ -14,4 +14,9 @@ final class BwReportFlags {
     @Option(names = "--run_infinitely", description = "Write until stopped (Ctrl-C or SIGTERM), one row every -D"
             + " seconds (default 5), no peak, as perftest; then the whole run's row. Give it to both ends.")
     boolean runInfinitely;
+
+    @Option(names = "--cpu_util", description = "With -D: a CPU_Util[%%] column, the user time of all CPUs in"
+            + " user + idle time (/proc/stat) during the measurement, as perftest; without -D a warning says"
+            + " there is none.")
+    boolean cpuUtil;
 }

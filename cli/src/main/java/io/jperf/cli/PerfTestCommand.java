@@ -58,17 +58,28 @@ final class PerfTestCommand {
         OutputPaths.requireWritable(options.csvFile(), "--csv");
         OutputPaths.requireWritable(options.hlogFile(), "--hlog");
         MemoryCheck.require(options, options.loopback());
+        SysfsCounters counters = common.reportCounters == null || common.json ? null
+                : openCounters(SysfsCounters.SYSFS_ROOT, options.device(), options.ibPort(), common.reportCounters,
+                PerfTestCommand::firstDevice);
+        boolean cpuUtil = common.bwReport != null && common.bwReport.cpuUtil && options.isDuration()
+                && !options.runInfinitely();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         RunInfo run = CommandRunInfo.of(spec);
-        for (String note : flagNotes(options, common.latency, common.bwReport, common.json)) {
+        List<String> notes = new java.util.ArrayList<>(flagNotes(options, common.latency, common.bwReport,
+                common.json));
+        if (common.reportCounters != null && common.json) {
+            notes.add("-W/--report-counters: the counter lines are part of perftest's text, which --json replaces");
+        }
+        for (String note : notes) {
             err.println("jperf: warning: " + note);
             err.flush();
         }
         PerftestPrinter printer = common.json ? null : new PerftestPrinter(options, run, out, err)
                 .samples(common.latency != null && common.latency.histogram,
                         common.latency != null && common.latency.unsorted)
-                .reportBoth(common.bwReport != null && common.bwReport.reportBoth);
+                .reportBoth(common.bwReport != null && common.bwReport.reportBoth)
+                .counters(counters).cpuUtil(cpuUtil ? CpuTimes.PROC_STAT : null);
         TestListener listener = printer != null ? printer : new TestListener() {
             @Override
             public void warning(String message) {
@@ -93,7 +104,7 @@ final class PerfTestCommand {
         if (printer != null) {
             printer.finish();
         }
-        writeFiles(options, result, common.jperfJson, run);
+        writeFiles(options, result, common.jperfJson, run, printer != null ? printer.cpuUtilPercent() : null);
         String filesNote = serverFilesNote(options, common.jperfJson, result.bandwidth().size(), result.peerVersion());
         if (filesNote != null) {
             err.println("jperf: warning: " + filesNote);
@@ -152,6 +163,16 @@ final class PerfTestCommand {
                 notes.add(flag + ": the samples are part of perftest's text, which --json replaces");
             }
         }
+        if (bw != null && bw.cpuUtil) {
+            if (!options.isDuration()) {
+                notes.add("--cpu_util: CPU utilization works only with a timed run (-D), as in perftest; this run"
+                        + " prints no CPU_Util column");
+            } else if (options.runInfinitely()) {
+                notes.add("--cpu_util: --run_infinitely rows have no CPU_Util column");
+            } else if (json) {
+                notes.add("--cpu_util: the CPU_Util column is part of perftest's text, which --json replaces");
+            }
+        }
         if (bw != null && bw.reportBoth) {
             if (json) {
                 notes.add("--report-both: both sides' rows are part of perftest's text, which --json replaces");
@@ -164,6 +185,36 @@ final class PerfTestCommand {
             }
         }
         return notes;
+    }
+
+    /**
+     * perftest's {@code -W}: the counters of {@code device} (null: the device the test opens, libibverbs' first),
+     * checked and read once before the test starts.
+     *
+     * @param firstDevice libibverbs' first device, or null when there is none (the test then fails on its own)
+     * @return the counters, or null when there is no device to read them from
+     * @throws UsageException naming the counter and its file when one cannot be read
+     */
+    static SysfsCounters openCounters(Path root, String device, int port, String list,
+                                      java.util.function.Supplier<String> firstDevice) {
+        String dev = device != null ? device : firstDevice.get();
+        if (dev == null) {
+            return null;
+        }
+        try {
+            return SysfsCounters.open(root, dev, port, list);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+    }
+
+    private static String firstDevice() {
+        try {
+            List<String> names = io.jperf.verbs.Rdma.deviceNames();
+            return names.isEmpty() ? null : names.getFirst();
+        } catch (RuntimeException | LinkageError e) {
+            return null; // no libibverbs: the test itself says so
+        }
     }
 
     /** perftest's {@code --pin_cores} (one CPU: jperf's {@code --cpu}) and {@code --perform_warm_up}. */
@@ -219,11 +270,16 @@ final class PerfTestCommand {
      * the CSV. A run without a result of its kind (none was measured) writes no result file.
      */
     static void writeFiles(TestOptions options, PerfTestResult result, Path jperfJson, RunInfo run) {
+        writeFiles(options, result, jperfJson, run, null);
+    }
+
+    /** As {@link #writeFiles(TestOptions, PerfTestResult, Path, RunInfo)}, with {@code --cpu_util}'s figure or null. */
+    static void writeFiles(TestOptions options, PerfTestResult result, Path jperfJson, RunInfo run, Double cpuUtil) {
         boolean measured = !(options.kind().isBandwidth() ? result.bandwidth() : result.latency()).isEmpty();
         try {
             if (options.json() && measured) {
                 Files.writeString(options.jsonFile(), PerftestJson.of(options, result.header(), result.bandwidth(),
-                        result.latency()));
+                        result.latency(), cpuUtil));
             }
             if (jperfJson != null) {
                 Files.writeString(jperfJson, result.toJson(run));

@@ -15,7 +15,9 @@ import io.jperf.result.TestHeader;
 import io.jperf.stats.LatencySamples;
 import io.jperf.wire.PeerText;
 
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.List;
 
 /** Prints a running test the way perftest does: header, address lines, then one table row per size. */
@@ -33,6 +35,11 @@ final class PerftestPrinter implements TestListener {
     private boolean reportBoth;
     private BandwidthResult localPart;
     private BandwidthResult remotePart;
+    private SysfsCounters counters;
+    private Path procStat;
+    private CpuTimes cpuBefore;
+    private boolean cpuUnreadable;
+    private Double cpuPercent;
 
     /** @param run named in the first line of the header */
     PerftestPrinter(TestOptions options, RunInfo run, PrintWriter out, PrintWriter err) {
@@ -45,6 +52,9 @@ final class PerftestPrinter implements TestListener {
 
     @Override
     public void connected(TestHeader header, List<EndpointInfo> local, List<EndpointInfo> remote) {
+        if (procStat != null && cpuBefore == null) {
+            cpuBefore = readCpu(); // a unidirectional server hears no measuring(): its figure spans the test
+        }
         if (mode == OutputMode.NONE) {
             out.println(" " + PeerText.line(run.line()));
             out.print(report.header(header));
@@ -70,6 +80,82 @@ final class PerftestPrinter implements TestListener {
         return this;
     }
 
+    /**
+     * perftest's {@code -W}: after each row, the changes of these counters since its measurement started (on a
+     * unidirectional bandwidth server, which measures nothing: since the counters were opened).
+     */
+    PerftestPrinter counters(SysfsCounters list) {
+        this.counters = list;
+        return this;
+    }
+
+    /**
+     * perftest's {@code --cpu_util}: a CPU_Util[%] column of the bandwidth table, from {@code file}'s (normally
+     * {@link CpuTimes#PROC_STAT}) user and idle times read when the measurement starts and when its row comes.
+     *
+     * @param file null for no column
+     */
+    PerftestPrinter cpuUtil(Path file) {
+        this.procStat = file;
+        return this;
+    }
+
+    @Override
+    public void measuring(long sizeBytes) {
+        if (counters != null) {
+            try {
+                counters.mark();
+            } catch (IllegalArgumentException e) {
+                warning(e.getMessage());
+                counters = null;
+            }
+        }
+        if (procStat != null) {
+            cpuBefore = readCpu();
+        }
+    }
+
+    private CpuTimes readCpu() {
+        try {
+            return CpuTimes.read(procStat);
+        } catch (IOException e) {
+            if (!cpuUnreadable) {
+                warning("--cpu_util: " + e.getMessage() + "; the CPU_Util column shows 0.00");
+                cpuUnreadable = true;
+            }
+            return null;
+        }
+    }
+
+    private String withCpuColumn(String row) {
+        if (procStat == null) {
+            return row;
+        }
+        CpuTimes after = readCpu();
+        double percent = cpuBefore == null || after == null ? 0 : CpuTimes.utilization(cpuBefore, after);
+        cpuPercent = percent;
+        if (mode != OutputMode.NONE || !row.endsWith("\n")) {
+            return row;
+        }
+        return row.substring(0, row.length() - 1) + "\t    " + CpuTimes.format(percent) + "\n";
+    }
+
+    /** The last row's {@code --cpu_util} figure (for {@code --out_json}), or null without one. */
+    Double cpuUtilPercent() {
+        return cpuPercent;
+    }
+
+    private void printCounters() {
+        if (counters != null) {
+            try {
+                out.print(counters.differences());
+            } catch (IllegalArgumentException e) {
+                warning(e.getMessage());
+                counters = null;
+            }
+        }
+    }
+
     @Override
     public void path(PathReport report) {
         path = report;
@@ -84,7 +170,8 @@ final class PerftestPrinter implements TestListener {
     @Override
     public void bandwidth(BandwidthResult result) {
         openTable();
-        out.print(report.bandwidthRow(result, mode));
+        out.print(withCpuColumn(report.bandwidthRow(result, mode)));
+        printCounters();
         if (reportBoth && localPart != null && !options.allSizes()) {
             out.print(report.bothSides(localPart, remotePart, mode));
         }
@@ -143,6 +230,7 @@ final class PerftestPrinter implements TestListener {
     public void latency(LatencyResult result) {
         openTable();
         out.print(report.latencyRow(result, mode));
+        printCounters();
         out.flush();
     }
 
@@ -154,10 +242,14 @@ final class PerftestPrinter implements TestListener {
 
     private void openTable() {
         if (!tableOpen) {
-            out.print(options.kind().isBandwidth()
+            String header = options.kind().isBandwidth()
                     ? report.bandwidthTableHeader(options.reportGbits() ? BandwidthResult.Unit.GBIT_PER_SEC
                     : BandwidthResult.Unit.MIB_PER_SEC, mode)
-                    : report.latencyTableHeader(mode));
+                    : report.latencyTableHeader(mode);
+            if (procStat != null && options.kind().isBandwidth() && header.endsWith("\n")) {
+                header = header.substring(0, header.length() - 1) + "    CPU_Util[%]\n"; // perftest's title
+            }
+            out.print(header);
             tableOpen = true;
         }
     }

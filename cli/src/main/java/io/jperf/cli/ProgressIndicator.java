@@ -89,6 +89,11 @@ final class ProgressIndicator implements TestListener, AutoCloseable {
     }
 
     @Override
+    public void measuring(long sizeBytes) {
+        delegate.measuring(sizeBytes);
+    }
+
+    @Override
     public void bandwidth(BandwidthResult result) {
         clearForResult();
         delegate.bandwidth(result);

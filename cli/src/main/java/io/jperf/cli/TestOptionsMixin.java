@@ -66,6 +66,12 @@ final class TestOptionsMixin {
     @Option(names = "--peer-dev", paramLabel = "DEV", description = "With --loopback: the server's device.")
     String peerDevice;
 
+    @Option(names = {"-W", "--report-counters"}, paramLabel = "LIST", description = "After each row, the change of"
+            + " these counters of the device's port during its measurement, as perftest: a comma-separated list of"
+            + " files under /sys/class/infiniband/DEV/ports/PORT/, e.g."
+            + " counters/port_xmit_data,hw_counters/out_of_buffer.")
+    String reportCounters;
+
     @Mixin
     RunFlags run;
 

@@ -41,7 +41,8 @@ class PerftestFlagsTableTest {
             Map.entry("--out_json_file", "x.json"), Map.entry("--tclass", "0"),
             Map.entry("--bind_source_ip", "127.0.0.1"), Map.entry("--pin_cores", "0"), Map.entry("-t", "16"),
             Map.entry("-q", "2"), Map.entry("-Q", "1"), Map.entry("-l", "1"), Map.entry("-w", "1"),
-            Map.entry("-y", "1"), Map.entry("-A", "CMP_AND_SWAP"), Map.entry("-o", "4"));
+            Map.entry("-y", "1"), Map.entry("-A", "CMP_AND_SWAP"), Map.entry("-o", "4"),
+            Map.entry("-W", "counters/port_xmit_data"));
 
     record Row(List<String> names, boolean takesValue, String writeBw, String writeLat) {
     }

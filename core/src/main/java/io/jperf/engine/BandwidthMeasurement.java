@@ -106,6 +106,7 @@ final class BandwidthMeasurement implements Measurement {
             if (options.runInfinitely()) {
                 setSize(lists, options.size());
                 handshake.beforeMeasurement();
+                listener.measuring(options.size());
                 BandwidthResult whole = runInfinitely(loop, options.size());
                 handshake.finishWithEvery(List.of(new BwReport(whole.sizeBytes(), whole.iterations(), whole.peak(),
                         whole.average(), whole.messageRateMpps())), peerWait());
@@ -116,6 +117,7 @@ final class BandwidthMeasurement implements Measurement {
                 long size = sizes.get(i);
                 setSize(lists, size);
                 handshake.beforeMeasurement();
+                listener.measuring(size);
                 BandwidthResult result = measure(loop, size, numQps);
                 BwReport ours = new BwReport(size, result.iterations(), result.peak(), result.average(),
                         result.messageRateMpps());
@@ -190,6 +192,7 @@ final class BandwidthMeasurement implements Measurement {
             for (int i = 0; i < sizes.size(); i++) {
                 long size = sizes.get(i);
                 handshake.beforeMeasurement();
+                listener.measuring(size);
                 BandwidthResult result = receiveOne(loop, size, numQps);
                 handshake.afterMeasurement(new BwReport(size, result.iterations(), result.peak(), result.average(),
                         result.messageRateMpps()));

@@ -101,6 +101,7 @@ final class LatencyMeasurement implements Measurement {
                 int size = (int) (long) sizes.get(i);
                 write.setInline(0, size <= endpoint.inlineSize());
                 handshake.beforeMeasurement();
+                listener.measuring(size);
                 boolean ok;
                 Instant start = Instant.now();
                 if (options.isDuration()) {

@@ -25,6 +25,14 @@ public interface TestListener {
     default void path(PathReport path) {
     }
 
+    /**
+     * One message size's measurement starts now, after any warm-up and the peers' start handshake (e.g. to read
+     * counters or CPU times just before it). Not called on a unidirectional bandwidth server, which measures
+     * nothing.
+     */
+    default void measuring(long sizeBytes) {
+    }
+
     /** One message size's bandwidth result (on a unidirectional server: the client's, at the end). */
     default void bandwidth(BandwidthResult result) {
     }

@@ -45,6 +45,17 @@ public final class PerftestJson {
      */
     public static String of(TestOptions options, TestHeader header, List<BandwidthResult> bandwidth,
                             List<LatencyResult> latency) {
+        return of(options, header, bandwidth, latency, null);
+    }
+
+    /**
+     * The document for the last result of a run, with perftest's {@code --cpu_util} figure.
+     *
+     * @param cpuUtilPercent the bandwidth results' {@code "CPU_util"} (perftest's key, 2 decimals), or null for none
+     * @throws IllegalArgumentException if there is no result of the run's kind
+     */
+    public static String of(TestOptions options, TestHeader header, List<BandwidthResult> bandwidth,
+                            List<LatencyResult> latency, Double cpuUtilPercent) {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(header, "header");
         JsonWriter w = new JsonWriter().beginObject();
@@ -55,6 +66,9 @@ public final class PerftestJson {
                 throw new IllegalArgumentException("no bandwidth result to write");
             }
             bandwidth(w, options.outputMode(), bandwidth.getLast());
+            if (cpuUtilPercent != null) {
+                w.field("CPU_util", decimals(cpuUtilPercent, 2)); // perftest's REPORT_EXT_CPU_UTIL_JSON
+            }
         } else if (!options.kind().verb().latencyIsPingPong() && options.isServer()) {
             // an ib_read_lat or ib_atomic_lat server measures nothing: its results stay empty, as perftest's
             if (!latency.isEmpty()) {

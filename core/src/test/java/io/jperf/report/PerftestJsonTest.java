@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
@@ -41,6 +42,19 @@ class PerftestJsonTest {
 
     private static TestHeader header(TestOptions o, int gidIndex) {
         return TestHeader.of(o, "rxe0", 1024, LinkType.ETHERNET, gidIndex, 0, "ON", true);
+    }
+
+    /** perftest's --cpu_util: "CPU_util" after the bandwidth figures, 2 decimals. */
+    @Test
+    void cpuUtilIsTheLastResultKeyWhenGiven() {
+        TestOptions o = TestOptions.builder(TestKind.WRITE_BW).serverHost("10.20.0.2").durationSeconds(4).build();
+        Map<String, Object> results = section(PerftestJson.of(o, header(o, 1), List.of(BW_64K), List.of(), 12.3456),
+                "results");
+        assertEquals(List.of("MsgSize", "n_iterations", "BW_peak", "BW_average", "MsgRate", "CPU_util"),
+                List.copyOf(results.keySet()));
+        assertEquals(12.35, results.get("CPU_util"));
+        assertFalse(section(PerftestJson.of(o, header(o, 1), List.of(BW_64K), List.of()), "results")
+                .containsKey("CPU_util"));
     }
 
     @Test
