@@ -56,6 +56,7 @@ final class Endpoint implements AutoCloseable {
     private final long sliceSize;
     private final ProtectionDomain pd;
     private final List<MemoryRegion> mrs;
+    private final BufferLayout layout;
     private final CompletionQueue cq;
     private final List<QueuePair> qps = new ArrayList<>();
     private final int[] psns;
@@ -72,6 +73,7 @@ final class Endpoint implements AutoCloseable {
         this.sliceSize = sliceSize;
         this.pd = pd;
         this.mrs = List.copyOf(mrs);
+        this.layout = new BufferLayout(options.numQps(), sliceSize, options.buffers().mrPerQp());
         this.cq = cq;
         this.psns = psns;
     }
@@ -135,11 +137,11 @@ final class Endpoint implements AutoCloseable {
      */
     private static List<MemoryRegion> registerBuffers(TestOptions options, ProtectionDomain pd, long slice) {
         BufferOptions buffers = options.buffers();
-        int regions = buffers.mrPerQp() ? options.numQps() : 1;
-        long size = slice * 2 * (options.numQps() / regions);
-        List<MemoryRegion> mrs = new ArrayList<>(regions);
+        BufferLayout layout = new BufferLayout(options.numQps(), slice, buffers.mrPerQp());
+        long size = layout.regionSize();
+        List<MemoryRegion> mrs = new ArrayList<>(layout.regions());
         try {
-            for (int r = 0; r < regions; r++) {
+            for (int r = 0; r < layout.regions(); r++) {
                 mrs.add(buffers.hugePages() ? pd.allocateHugePagesAndRegister(size, regionAccess(options))
                         : pd.allocateAndRegister(size, PAGE, regionAccess(options)));
             }
@@ -272,21 +274,11 @@ final class Endpoint implements AutoCloseable {
 
     /** The region holding QP {@code q}'s buffers. */
     private MemoryRegion region(int q) {
-        return mrs.size() == 1 ? mrs.get(0) : mrs.get(q);
-    }
-
-    /** Where QP {@code q}'s send slice starts in its region. */
-    private long offset(int q) {
-        return mrs.size() == 1 ? sliceSize * 2 * q : 0;
-    }
-
-    /** The memory regions: one, or one per QP with {@code --mr_per_qp}. */
-    List<MemoryRegion> regions() {
-        return mrs;
+        return mrs.get(layout.regionOf(q));
     }
 
     long sendAddress(int q) {
-        return region(q).address() + offset(q);
+        return region(q).address() + layout.sendOffset(q);
     }
 
     long receiveAddress(int q) {
@@ -294,11 +286,11 @@ final class Endpoint implements AutoCloseable {
     }
 
     MemorySegment sendBuffer(int q) {
-        return region(q).memory().asSlice(offset(q), sliceSize);
+        return region(q).memory().asSlice(layout.sendOffset(q), sliceSize);
     }
 
     MemorySegment receiveBuffer(int q) {
-        return region(q).memory().asSlice(offset(q) + sliceSize, sliceSize);
+        return region(q).memory().asSlice(layout.receiveOffset(q), sliceSize);
     }
 
     long sliceSize() {
