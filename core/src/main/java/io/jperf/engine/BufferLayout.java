@@ -13,7 +13,8 @@ package io.jperf.engine;
 record BufferLayout(int numQps, long sliceSize, boolean regionPerQp) {
     BufferLayout {
         if (numQps < 1 || sliceSize < 1) {
-            throw new IllegalArgumentException("numQps " + numQps + " and sliceSize " + sliceSize + " must be positive");
+            throw new IllegalArgumentException("numQps " + numQps + " and sliceSize " + sliceSize
+                    + " must be positive");
         }
     }
 

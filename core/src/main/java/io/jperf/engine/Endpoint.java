@@ -62,8 +62,8 @@ final class Endpoint implements AutoCloseable {
     private final int[] psns;
 
     private Endpoint(TestOptions options, Context ctx, PortInfo port, Optional<GidEntry> gid, int inlineSize,
-                     int outstandingReads, long sliceSize, ProtectionDomain pd, List<MemoryRegion> mrs, CompletionQueue cq,
-                     int[] psns) {
+                     int outstandingReads, long sliceSize, ProtectionDomain pd, List<MemoryRegion> mrs,
+                     CompletionQueue cq, int[] psns) {
         this.options = options;
         this.ctx = ctx;
         this.port = port;
@@ -241,8 +241,8 @@ final class Endpoint implements AutoCloseable {
     /** What this side sends the peer for QP {@code q}: where to write, with which key, and how to reach it. */
     KeyMessage localKey(int q) {
         byte[] gidBytes = gid.map(g -> g.gid().bytes()).orElse(null);
-        return new KeyMessage(port.lid(), outstandingReads, qps.get(q).qpn(), psns[q], region(q).rkey(), receiveAddress(q), 0,
-                gidBytes);
+        return new KeyMessage(port.lid(), outstandingReads, qps.get(q).qpn(), psns[q], region(q).rkey(),
+                receiveAddress(q), 0, gidBytes);
     }
 
     List<KeyMessage> localKeys() {
