@@ -37,6 +37,10 @@ final class BwFlags {
             + " rate of some size reaches MPPS (Mpps); checked like -w.")
     Double limitMsgRate;
 
+    @Option(names = "--mr_per_qp", description = "One memory region per QP (with -q), each QP's work requests and"
+            + " keys its own, as perftest.")
+    boolean mrPerQp;
+
     void applyTo(TestOptions.Builder b) {
         if (numQps != null) {
             b.numQps(numQps);
@@ -53,5 +57,6 @@ final class BwFlags {
         }
         b.reportGbits(reportGbits);
         b.noPeak(noPeak);
+        b.mrPerQp(mrPerQp);
     }
 }

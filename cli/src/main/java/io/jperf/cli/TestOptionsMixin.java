@@ -75,6 +75,10 @@ final class TestOptionsMixin {
     @Mixin
     RunFlags run;
 
+    @Option(names = "--use_hugepages", description = "Take the test buffers from huge pages (mmap MAP_HUGETLB,"
+            + " rounded up to whole huge pages), as perftest; fails (exit 4) when too few are free (vm.nr_hugepages).")
+    boolean useHugepages;
+
     @Option(names = "--timeout", paramLabel = "SECONDS",
             description = "Bound on connecting, every control exchange, and a stalled data path (default 60).")
     Integer timeoutSeconds;
@@ -128,6 +132,7 @@ final class TestOptionsMixin {
         if (margin != null) {
             b.margin(margin);
         }
+        b.hugePages(useHugepages);
         if (bw != null) {
             bw.applyTo(b);
         }

@@ -88,7 +88,7 @@ final class BandwidthMeasurement implements Measurement {
                 qps[q] = qp.handle();
                 lists[q] = new WorkRequestList(arena, Measurement.opcode(options), options.postList(),
                         endpoint.sendAddress(q),
-                        (int) options.size(), endpoint.lkey(), remote.get(q).vaddr(), remote.get(q).rkey(), false);
+                        (int) options.size(), endpoint.lkey(q), remote.get(q).vaddr(), remote.get(q).rkey(), false);
                 if (options.kind().verb().isAtomic()) {
                     // ib_atomic_bw walks the peer's buffer a cache line per atomic (64 words in its page-sized
                     // cycle buffer), the client's own buffer alike; both ends' buffers hold at least a page
@@ -180,7 +180,7 @@ final class BandwidthMeasurement implements Measurement {
                 postRecvFns[q] = qp.postRecvFunction();
                 qps[q] = qp.handle();
                 lists[q] = new ReceiveRequestList(arena, q, endpoint.receiveDepth(), endpoint.receiveAddress(q),
-                        (int) endpoint.sliceSize(), endpoint.lkey());
+                        (int) endpoint.sliceSize(), endpoint.lkey(q));
             }
             ReceiveLoop loop = new ReceiveLoop(postRecvFns, qps, lists, endpoint.cq().pollFunction(),
                     endpoint.cq().handle(), new CompletionBatch(arena, 16), timeout.toNanos());

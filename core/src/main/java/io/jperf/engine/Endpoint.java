@@ -1,5 +1,6 @@
 package io.jperf.engine;
 
+import io.jperf.options.BufferOptions;
 import io.jperf.options.Connection;
 import io.jperf.options.TestOptions;
 import io.jperf.path.GidChoice;
@@ -54,14 +55,15 @@ final class Endpoint implements AutoCloseable {
     private final int outstandingReads;
     private final long sliceSize;
     private final ProtectionDomain pd;
-    private final MemoryRegion mr;
+    private final List<MemoryRegion> mrs;
+    private final BufferLayout layout;
     private final CompletionQueue cq;
     private final List<QueuePair> qps = new ArrayList<>();
     private final int[] psns;
 
     private Endpoint(TestOptions options, Context ctx, PortInfo port, Optional<GidEntry> gid, int inlineSize,
-                     int outstandingReads, long sliceSize, ProtectionDomain pd, MemoryRegion mr, CompletionQueue cq,
-                     int[] psns) {
+                     int outstandingReads, long sliceSize, ProtectionDomain pd, List<MemoryRegion> mrs,
+                     CompletionQueue cq, int[] psns) {
         this.options = options;
         this.ctx = ctx;
         this.port = port;
@@ -70,7 +72,8 @@ final class Endpoint implements AutoCloseable {
         this.outstandingReads = outstandingReads;
         this.sliceSize = sliceSize;
         this.pd = pd;
-        this.mr = mr;
+        this.mrs = List.copyOf(mrs);
+        this.layout = new BufferLayout(options.numQps(), sliceSize, options.buffers().mrPerQp());
         this.cq = cq;
         this.psns = psns;
     }
@@ -117,7 +120,7 @@ final class Endpoint implements AutoCloseable {
         long slice = alignUp(Math.max(options.maxMessageSize(), PAGE), PAGE);
         int numQps = options.numQps();
         ProtectionDomain pd = ctx.allocateProtectionDomain();
-        MemoryRegion mr = pd.allocateAndRegister(slice * 2 * numQps, PAGE, regionAccess(options));
+        List<MemoryRegion> mrs = registerBuffers(options, pd, slice);
         // one CQ for both queues: a SEND test's receive completions land next to the send completions
         CompletionQueue cq = ctx.createCompletionQueue(Math.max(16, (sendDepth(options) + receiveDepth(options))
                 * numQps), null);
@@ -125,7 +128,29 @@ final class Endpoint implements AutoCloseable {
         for (int q = 0; q < numQps; q++) {
             psns[q] = PSN_SOURCE.nextInt() & 0xffffff;
         }
-        return new Endpoint(options, ctx, port, gid, inline, reads, slice, pd, mr, cq, psns);
+        return new Endpoint(options, ctx, port, gid, inline, reads, slice, pd, mrs, cq, psns);
+    }
+
+    /**
+     * Each QP's send and receive slices: in one region, or with {@code --mr_per_qp} in a region per QP as
+     * perftest; from huge pages with {@code --use_hugepages}. The regions belong to the PD (closed with it).
+     */
+    private static List<MemoryRegion> registerBuffers(TestOptions options, ProtectionDomain pd, long slice) {
+        BufferOptions buffers = options.buffers();
+        BufferLayout layout = new BufferLayout(options.numQps(), slice, buffers.mrPerQp());
+        long size = layout.regionSize();
+        List<MemoryRegion> mrs = new ArrayList<>(layout.regions());
+        try {
+            for (int r = 0; r < layout.regions(); r++) {
+                mrs.add(buffers.hugePages() ? pd.allocateHugePagesAndRegister(size, regionAccess(options))
+                        : pd.allocateAndRegister(size, PAGE, regionAccess(options)));
+            }
+        } catch (RuntimeException e) {
+            mrs.forEach(MemoryRegion::close);
+            pd.close();
+            throw e;
+        }
+        return mrs;
     }
 
     /** What the peer may do to the buffer: write and read, and atomics in atomic tests (perftest's flags). */
@@ -216,8 +241,8 @@ final class Endpoint implements AutoCloseable {
     /** What this side sends the peer for QP {@code q}: where to write, with which key, and how to reach it. */
     KeyMessage localKey(int q) {
         byte[] gidBytes = gid.map(g -> g.gid().bytes()).orElse(null);
-        return new KeyMessage(port.lid(), outstandingReads, qps.get(q).qpn(), psns[q], mr.rkey(), receiveAddress(q), 0,
-                gidBytes);
+        return new KeyMessage(port.lid(), outstandingReads, qps.get(q).qpn(), psns[q], region(q).rkey(),
+                receiveAddress(q), 0, gidBytes);
     }
 
     List<KeyMessage> localKeys() {
@@ -247,8 +272,13 @@ final class Endpoint implements AutoCloseable {
         }
     }
 
+    /** The region holding QP {@code q}'s buffers. */
+    private MemoryRegion region(int q) {
+        return mrs.get(layout.regionOf(q));
+    }
+
     long sendAddress(int q) {
-        return mr.address() + sliceSize * 2 * q;
+        return region(q).address() + layout.sendOffset(q);
     }
 
     long receiveAddress(int q) {
@@ -256,19 +286,20 @@ final class Endpoint implements AutoCloseable {
     }
 
     MemorySegment sendBuffer(int q) {
-        return mr.memory().asSlice(sliceSize * 2 * q, sliceSize);
+        return region(q).memory().asSlice(layout.sendOffset(q), sliceSize);
     }
 
     MemorySegment receiveBuffer(int q) {
-        return mr.memory().asSlice(sliceSize * 2 * q + sliceSize, sliceSize);
+        return region(q).memory().asSlice(layout.receiveOffset(q), sliceSize);
     }
 
     long sliceSize() {
         return sliceSize;
     }
 
-    int lkey() {
-        return mr.lkey();
+    /** The local key of QP {@code q}'s buffers. */
+    int lkey(int q) {
+        return region(q).lkey();
     }
 
     int inlineSize() {

@@ -68,14 +68,14 @@ final class LatencyMeasurement implements Measurement {
             QueuePair qp = endpoint.qps().getFirst();
             KeyMessage peer = remote.getFirst();
             WorkRequestList write = new WorkRequestList(arena, Measurement.opcode(options), 1, endpoint.sendAddress(0),
-                    (int) options.size(), endpoint.lkey(), peer.vaddr(), peer.rkey(), false);
+                    (int) options.size(), endpoint.lkey(0), peer.vaddr(), peer.rkey(), false);
             int capacity = options.isDuration()
                     ? (int) Math.min(MAX_DURATION_STAMPS, DURATION_STAMPS_PER_SECOND * options.durationSeconds())
                     : Math.max(options.iterations(), warmupRounds);
             LatencyLoop loop;
             if (verb.usesReceives()) {
                 ReceiveRequestList receives = new ReceiveRequestList(arena, 0, endpoint.receiveDepth(),
-                        endpoint.receiveAddress(0), (int) endpoint.sliceSize(), endpoint.lkey());
+                        endpoint.receiveAddress(0), (int) endpoint.sliceSize(), endpoint.lkey(0));
                 loop = new LatencyLoop(qp.postSendFunction(), qp.postRecvFunction(), receives, qp.handle(), write,
                         endpoint.cq().pollFunction(), endpoint.cq().handle(), new CompletionBatch(arena, 4),
                         endpoint.sendBuffer(0), endpoint.receiveBuffer(0), capacity, timeout.toNanos());

@@ -58,6 +58,7 @@ import java.util.Objects;
  *     means a quarter of the duration
  * @param atomicType {@code -A/--atomic_type}: the operation of an atomic test (perftest's default
  *     {@link AtomicType#FETCH_AND_ADD}); null for the other kinds
+ * @param buffers perftest's {@code --use_hugepages} and {@code --mr_per_qp}
  * @param runInfinitely {@code --run_infinitely}: a bandwidth client writes until it is stopped, one row per
  *     {@code -D} interval (perftest's default 5 s), no peak; its server waits for it
  */
@@ -100,7 +101,8 @@ public record TestOptions(
         boolean noPeak,
         int margin,
         AtomicType atomicType,
-        boolean runInfinitely) {
+        boolean runInfinitely,
+        BufferOptions buffers) {
 
     /** perftest's default control port. */
     public static final int DEFAULT_PORT = 18515;
@@ -134,6 +136,7 @@ public record TestOptions(
         Objects.requireNonNull(kind, "kind");
         Objects.requireNonNull(connection, "connection");
         Objects.requireNonNull(outputMode, "outputMode");
+        Objects.requireNonNull(buffers, "buffers");
         OptionsValidator.validate(kind, connection, serverHost, port, device, ibPort, size, allSizes,
                 iterations, durationSeconds, numQps, bidirectional, txDepth, postList, cqModeration,
                 inlineSize, mtu, gidIndex, serviceLevel, trafficClass, qpTimeout, rdmaCm, tos,
@@ -167,7 +170,8 @@ public record TestOptions(
                 .qpTimeout(qpTimeout).rdmaCm(rdmaCm).tos(tos).reportGbits(reportGbits)
                 .outputMode(outputMode).csvFile(csvFile).hlogFile(hlogFile).bindSourceIp(bindSourceIp)
                 .loopback(loopback).outstandingReads(outstandingReads).noPeak(noPeak).margin(margin)
-                .atomicType(atomicType).runInfinitely(runInfinitely);
+                .atomicType(atomicType).runInfinitely(runInfinitely)
+                .hugePages(buffers.hugePages()).mrPerQp(buffers.mrPerQp());
         b.txDepth = txDepth;
         if (rxDepth > 0) {
             b.rxDepth = rxDepth;
@@ -326,6 +330,8 @@ public record TestOptions(
         private int margin = -1;
         private AtomicType atomicType;
         private boolean runInfinitely;
+        private boolean hugePages;
+        private boolean mrPerQp;
 
         private Builder(TestKind kind) {
             this.kind = Objects.requireNonNull(kind, "kind");
@@ -538,6 +544,18 @@ public record TestOptions(
             return this;
         }
 
+        /** {@code --use_hugepages}: the test buffers come from huge pages ({@link BufferOptions#hugePages}). */
+        public Builder hugePages(boolean v) {
+            hugePages = v;
+            return this;
+        }
+
+        /** {@code --mr_per_qp}: one memory region per QP, bandwidth tests only ({@link BufferOptions#mrPerQp}). */
+        public Builder mrPerQp(boolean v) {
+            mrPerQp = v;
+            return this;
+        }
+
         /**
          * {@code -r/--rx-depth}: receive work requests kept posted per QP (send tests; perftest's 512 by
          * default, capped at {@code -n} and rounded up to even as perftest does).
@@ -602,13 +620,18 @@ public record TestOptions(
                 effDuration = durationSeconds > 0 ? durationSeconds : DEFAULT_INFINITE_INTERVAL;
                 effNoPeak = true;
             }
+            if (mrPerQp && !kind.isBandwidth()) {
+                throw new OptionsException("--mr_per_qp: bandwidth tests only, as perftest (not "
+                        + kind.perftestName() + ")");
+            }
             boolean inlineExplicit = inlineSize != null;
             int effInline = inlineExplicit ? inlineSize : kind.defaultInlineSize();
             return new TestOptions(kind, connection, serverHost, port, device, ibPort, effSize, allSizes,
                     effIters, effDuration, numQps, bidirectional, effTx, postList, effCq, cqExplicit,
                     effInline, inlineExplicit, mtu, gidIndex, serviceLevel, trafficClass, qpTimeout, rdmaCm,
                     tos, reportGbits, outputMode, jsonFile != null, jsonFile, csvFile, hlogFile, bindSourceIp,
-                    loopback, outstandingReads, effRx, effNoPeak, margin, effAtomic, runInfinitely);
+                    loopback, outstandingReads, effRx, effNoPeak, margin, effAtomic, runInfinitely,
+                    new BufferOptions(hugePages, mrPerQp));
         }
 
         private void requireInfinitelyApplies() {

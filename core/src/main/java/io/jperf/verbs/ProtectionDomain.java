@@ -67,6 +67,24 @@ public final class ProtectionDomain extends NativeResource {
         }
     }
 
+    /**
+     * Like {@link #allocateAndRegister}, with the memory from huge pages ({@link HugePages}, perftest's
+     * {@code --use_hugepages}): {@code size} bytes are registered, the mapping (rounded up to whole huge pages)
+     * belongs to the region and is unmapped after it is deregistered.
+     *
+     * @throws RdmaException naming mmap, its errno and a hint when no huge pages are free
+     */
+    public MemoryRegion allocateHugePagesAndRegister(long size, Set<Access> access) {
+        ensureOpen();
+        Arena arena = Arena.ofShared();
+        try {
+            return MemoryRegion.register(this, HugePages.map(size, arena).asSlice(0, size), arena, access);
+        } catch (RuntimeException e) {
+            arena.close();
+            throw e;
+        }
+    }
+
     /** Creates a queue pair in the RESET state. */
     public QueuePair createQueuePair(QpType type, CompletionQueue sendCq, CompletionQueue recvCq, QpCapabilities caps) {
         ensureOpen();
