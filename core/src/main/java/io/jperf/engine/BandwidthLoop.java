@@ -141,18 +141,11 @@ public final class BandwidthLoop {
      * arrive in the sample window (perftest's -D with its margins).
      */
     public boolean runDuration(long warmupNanos, long sampleNanos, long cooldownNanos, int txDepth, int cqMod) {
-        reset(cqMod);
-        prepareSignals(cqMod);
-        this.iterations = Long.MAX_VALUE;
-        this.txDepth = txDepth;
-        this.cqMod = cqMod;
-        this.total = Long.MAX_VALUE;
-        this.stamp = false;
-        long start = System.nanoTime();
+        beginTimedRun(txDepth, cqMod);
+        long start = lastProgress;
         long sampleFrom = start + warmupNanos;
         long sampleTo = sampleFrom + sampleNanos;
         long end = sampleTo + cooldownNanos;
-        this.lastProgress = start;
         long steps = 0;
         while (!errors.any()) {
             if ((++steps & CLOCK_CHECK_MASK) != 1) {
@@ -179,12 +172,7 @@ public final class BandwidthLoop {
         if (sampleEnd == 0) {
             sampleEnd = System.nanoTime();
         }
-        if (!errors.any() && !stalled) {
-            finishTimedRun();
-        } else {
-            drainOutstanding();
-        }
-        return !errors.any() && !stalled;
+        return endTimedRun();
     }
 
     /**
@@ -193,14 +181,7 @@ public final class BandwidthLoop {
      * intervals), until {@link #endInfinite} drains them.
      */
     public void startInfinite(int txDepth, int cqMod) {
-        reset(cqMod);
-        prepareSignals(cqMod);
-        this.iterations = Long.MAX_VALUE;
-        this.txDepth = txDepth;
-        this.cqMod = cqMod;
-        this.total = Long.MAX_VALUE;
-        this.stamp = false;
-        this.lastProgress = System.nanoTime();
+        beginTimedRun(txDepth, cqMod);
     }
 
     /**
@@ -237,6 +218,23 @@ public final class BandwidthLoop {
 
     /** Ends {@code --run_infinitely}: every QP's send queue drained (as after {@code -D}), or after a failure collected. */
     public boolean endInfinite() {
+        return endTimedRun();
+    }
+
+    /** The counts reset for a run bounded by the clock (-D, --run_infinitely), not by an iteration count. */
+    private void beginTimedRun(int txDepth, int cqMod) {
+        reset(cqMod);
+        prepareSignals(cqMod);
+        this.iterations = Long.MAX_VALUE;
+        this.txDepth = txDepth;
+        this.cqMod = cqMod;
+        this.total = Long.MAX_VALUE;
+        this.stamp = false;
+        this.lastProgress = System.nanoTime();
+    }
+
+    /** A timed run's end: every send queue drained, or after a failure what was outstanding collected. */
+    private boolean endTimedRun() {
         if (!errors.any() && !stalled) {
             finishTimedRun();
         } else {
