@@ -1,15 +1,11 @@
 package io.jperf.verbs;
 
+import io.jperf.ffi.Libc;
+import io.jperf.ffi.LibcException;
+
 import java.io.IOException;
 import java.lang.foreign.Arena;
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
-import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.StructLayout;
-import java.lang.foreign.ValueLayout;
-import java.lang.invoke.MethodHandle;
-import java.lang.invoke.VarHandle;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -20,7 +16,8 @@ import java.util.Optional;
  * {@code mmap} with {@code MAP_HUGETLB} of the size rounded up to whole huge pages, as perftest rounds
  * its {@code shmget(SHM_HUGETLB)} segment up to 2 MiB. The mapping belongs to the arena it was made in:
  * closing the arena unmaps it ({@code munmap}), so a {@link MemoryRegion} that owns the arena keeps it
- * mapped until it is deregistered.
+ * mapped until it is deregistered. The calls themselves are {@link Libc#mapHugePages} and
+ * {@link Libc#unmap}.
  *
  * <p>Stateless and thread-safe.
  */
@@ -29,37 +26,9 @@ public final class HugePages {
     /** perftest's huge page size, used when /proc/meminfo has no {@code Hugepagesize}. */
     public static final long DEFAULT_PAGE_SIZE = 2L << 20;
 
-    static final int PROT_READ = 0x1;
-    static final int PROT_WRITE = 0x2;
-    static final int MAP_PRIVATE = 0x02;
-    static final int MAP_ANONYMOUS = 0x20;
-    static final int MAP_HUGETLB = 0x40000;
-    /** {@code mmap}'s failure value, {@code (void *) -1}. */
-    static final long MAP_FAILED = -1L;
-
     private static final Path MEMINFO = Path.of("/proc/meminfo");
-    private static final Linker LINKER = Linker.nativeLinker();
-    private static final StructLayout CALL_STATE = Linker.Option.captureStateLayout();
-    private static final VarHandle ERRNO = CALL_STATE.varHandle(
-            MemoryLayout.PathElement.groupElement("errno"));
-    private static final MethodHandle MMAP = LINKER.downcallHandle(LINKER.defaultLookup().findOrThrow("mmap"),
-            FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG,
-                    ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG),
-            Linker.Option.captureCallState("errno"));
-    private static final MethodHandle MUNMAP = LINKER.downcallHandle(LINKER.defaultLookup().findOrThrow("munmap"),
-            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG));
 
     private HugePages() {
-    }
-
-    /** The protection of the mapping: read and write. */
-    static int protection() {
-        return PROT_READ | PROT_WRITE;
-    }
-
-    /** The {@code mmap} flags: private, anonymous, huge pages of the system's default size. */
-    static int mapFlags() {
-        return MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB;
     }
 
     /** {@code size} rounded up to whole pages of {@code pageSize} (a power of two), at least one page. */
@@ -111,19 +80,10 @@ public final class HugePages {
         long pageSize = pageSize();
         long length = roundUp(size, pageSize);
         MemorySegment mapped;
-        int errno;
-        try (Arena call = Arena.ofConfined()) {
-            MemorySegment state = call.allocate(CALL_STATE);
-            mapped = (MemorySegment) MMAP.invokeExact(state, MemorySegment.NULL, length, protection(), mapFlags(),
-                    -1, 0L);
-            errno = (int) ERRNO.get(state, 0L);
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new AssertionError("mmap", t);
-        }
-        if (mapped.address() == MAP_FAILED || mapped.address() == 0) {
-            throw RdmaException.of("mmap(" + length + " bytes, MAP_HUGETLB) for --use_hugepages", errno,
+        try {
+            mapped = Libc.mapHugePages(length);
+        } catch (LibcException e) {
+            throw RdmaException.of("mmap(" + length + " bytes, MAP_HUGETLB) for --use_hugepages", e.errno(),
                     hint(length, pageSize));
         }
         return mapped.reinterpret(length, arena, segment -> unmap(segment, length));
@@ -131,10 +91,9 @@ public final class HugePages {
 
     private static void unmap(MemorySegment segment, long length) {
         try {
-            int rc = (int) MUNMAP.invokeExact(segment, length);
-            assert rc == 0 : "munmap of a mapping this class made failed";
-        } catch (Throwable t) {
-            throw new AssertionError("munmap", t);
+            Libc.unmap(segment, length);
+        } catch (LibcException e) {
+            throw new AssertionError("munmap of a mapping this class made failed: " + e.getMessage(), e);
         }
     }
 }

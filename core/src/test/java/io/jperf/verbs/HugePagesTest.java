@@ -27,15 +27,6 @@ class HugePagesTest {
     }
 
     @Test
-    void theMappingIsPrivateAnonymousReadWriteHugeTlbWithLinuxValues() {
-        // <sys/mman.h> on x86-64 and aarch64: PROT_READ 1, PROT_WRITE 2, MAP_PRIVATE 2, MAP_ANONYMOUS 0x20,
-        // MAP_HUGETLB 0x40000
-        assertEquals(0x3, HugePages.protection());
-        assertEquals(0x40022, HugePages.mapFlags());
-        assertEquals(0, HugePages.mapFlags() & 0x01, "not MAP_SHARED");
-    }
-
-    @Test
     void thePageSizeIsAPowerOfTwoFromMeminfoOrPerftestsTwoMebibytes() {
         long size = HugePages.pageSize();
         assertEquals(1, Long.bitCount(size));

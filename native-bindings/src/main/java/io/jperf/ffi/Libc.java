@@ -17,7 +17,8 @@ import java.nio.file.Path;
  * {@code sched_getaffinity}/{@code sched_setaffinity}), {@code open}/{@code setns} for opening a socket
  * inside another network namespace, and {@code fcntl}/{@code poll} so that a file descriptor
  * owned by another library (e.g. an RDMA CM event channel's) never blocks forever:
- * {@link #setNonBlocking(int)} and {@link #pollIn(int, long)}.
+ * {@link #setNonBlocking(int)} and {@link #pollIn(int, long)}; and {@code mmap}/{@code munmap} of
+ * huge-page memory for test buffers ({@link #mapHugePages(long)}).
  *
  * <p>Every downcall captures {@code errno} through {@code Linker.Option.captureCallState("errno")},
  * like {@link ErrnoCalls}; failures surface as {@link LibcException} naming the call. The raw
@@ -109,6 +110,17 @@ public final class Libc {
             FunctionDescriptor.of(INT, INT, INT, INT), CAPTURE_ERRNO, Linker.Option.firstVariadicArg(2));
     /** {@code int poll(struct pollfd *fds, nfds_t nfds, int timeout_ms)}. */
     static final MethodHandle POLL = downcall("poll", FunctionDescriptor.of(INT, PTR, SIZE_T, INT));
+    /** {@code void *mmap(void *addr, size_t length, int prot, int flags, int fd, off_t offset)}. */
+    static final MethodHandle MMAP = downcall("mmap", FunctionDescriptor.of(PTR, PTR, SIZE_T, INT, INT, INT, SIZE_T));
+    /** {@code int munmap(void *addr, size_t length)}. */
+    static final MethodHandle MUNMAP = downcall("munmap", FunctionDescriptor.of(INT, PTR, SIZE_T));
+
+    /** {@code PROT_READ | PROT_WRITE} (<sys/mman.h>, x86-64 and aarch64). */
+    static final int PROT_READ_WRITE = 0x1 | 0x2;
+    /** {@code MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB}: huge pages of the system's default size. */
+    static final int MAP_PRIVATE_ANONYMOUS_HUGETLB = 0x02 | 0x20 | 0x40000;
+    /** {@code mmap}'s failure value, {@code (void *) -1}. */
+    private static final long MAP_FAILED = -1L;
 
     private Libc() {
     }
@@ -424,6 +436,50 @@ public final class Libc {
             } finally {
                 close(state, fd);
             }
+        }
+    }
+
+    // ---- memory: huge pages -----------------------------------------------------------------
+
+    /**
+     * Maps {@code length} bytes of zeroed, private, anonymous memory from huge pages ({@code mmap(2)}
+     * with {@code MAP_HUGETLB}); {@code length} must be a multiple of the huge page size.
+     *
+     * @return the mapping's address as a zero-length segment; the caller gives it a size and a lifetime
+     *     and unmaps it with {@link #unmap(MemorySegment, long)}
+     * @throws LibcException naming {@code mmap}, e.g. ENOMEM when too few huge pages are free
+     */
+    public static MemorySegment mapHugePages(long length) throws LibcException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = newCallState(arena);
+            MemorySegment mapped = (MemorySegment) MMAP.invokeExact(state, MemorySegment.NULL, length,
+                    PROT_READ_WRITE, MAP_PRIVATE_ANONYMOUS_HUGETLB, -1, 0L);
+            if (mapped.address() == MAP_FAILED || mapped.address() == 0) {
+                throw new LibcException("mmap(" + length + " bytes, MAP_HUGETLB)", errno(state), null);
+            }
+            return mapped;
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new AssertionError("mmap", t);
+        }
+    }
+
+    /**
+     * Unmaps what {@link #mapHugePages(long)} mapped ({@code munmap(2)}).
+     *
+     * @throws LibcException naming {@code munmap} (EINVAL: not a mapping of that length)
+     */
+    public static void unmap(MemorySegment address, long length) throws LibcException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = newCallState(arena);
+            if ((int) MUNMAP.invokeExact(state, address, length) != 0) {
+                throw new LibcException("munmap(" + length + " bytes)", errno(state), null);
+            }
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new AssertionError("munmap", t);
         }
     }
 }
