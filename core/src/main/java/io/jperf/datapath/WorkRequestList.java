@@ -210,6 +210,7 @@ public final class WorkRequestList {
             throw new IllegalArgumentException("an atomic address cycle needs a stride of whole 8-byte words (got "
                     + stride + ")");
         }
+        stopCycling();
         this.remoteBase = RawMemory.getLong(wr(0) + REMOTE_ADDR);
         this.localBase = RawMemory.getLong(sge(0) + SGE_ADDR);
         this.stride = stride;
@@ -226,15 +227,31 @@ public final class WorkRequestList {
      * perftest's cycle for {@code size}-byte messages: a stride of {@code INC(size, cache line)} (the size
      * rounded up to {@link #PERFTEST_CACHE_LINE}, at least one line) through {@link #PERFTEST_CYCLE_BUFFER}
      * bytes; for 8-byte atomics 64 slots 64 bytes apart. perftest cycles only messages of at most half the
-     * cycle buffer: larger ones are left where they are.
+     * cycle buffer: larger ones go to the cycle's base, every entry alike. Called again for another size
+     * (a {@code -a} run), the list starts over from the same base.
      */
     public void cycleAddressesAsPerftest(int size) {
         if (size > PERFTEST_CYCLE_BUFFER / 2) {
+            stopCycling();
             return;
         }
         int stride = Math.max(PERFTEST_CACHE_LINE,
                 (size + PERFTEST_CACHE_LINE - 1) / PERFTEST_CACHE_LINE * PERFTEST_CACHE_LINE);
         cycleAddresses(stride, PERFTEST_CYCLE_BUFFER / stride);
+    }
+
+    /** Points every entry back at the cycle's base and ends the cycle (nothing to do when not cycling). */
+    private void stopCycling() {
+        if (slots == 0) {
+            return;
+        }
+        for (int j = 0; j < length; j++) {
+            RawMemory.putLong(wr(j) + REMOTE_ADDR, remoteBase);
+            RawMemory.putLong(sge(j) + SGE_ADDR, localBase);
+        }
+        stride = 0;
+        slots = 0;
+        slot = 0;
     }
 
     /** Whether the loop moves this list on after each post ({@link #stepAddresses}): a cycling list of one entry. */
@@ -295,6 +312,16 @@ public final class WorkRequestList {
     /** Entry {@code i}'s swap operand (compare-and-swap). */
     public void setSwap(int i, long value) {
         RawMemory.putLong(wr(i) + SWAP, value);
+    }
+
+    /** Entry {@code i}'s remote address as it would be posted now. */
+    public long remoteAddress(int i) {
+        return RawMemory.getLong(wr(i) + REMOTE_ADDR);
+    }
+
+    /** Entry {@code i}'s local (SGE) address as it would be posted now. */
+    public long localAddress(int i) {
+        return RawMemory.getLong(sge(i) + SGE_ADDR);
     }
 
     public void setLocalAddress(int i, long localAddr) {

@@ -345,14 +345,15 @@ public final class BandwidthLoop {
         MemorySegment postFn = postFns[q];
         long qp = qps[q];
         long from = sent;
-        if (stamp || stepsAddresses[q]) {
-            sent = patchAndPost(q, list, postFn, qp, sent, stop, cqMod, stamp, stepsAddresses[q]);
+        boolean step = stepsAddresses[q];
+        if (stamp) {
+            sent = patchAndPost(q, list, postFn, qp, sent, stop, cqMod, true, step);
         } else if (chainSignals) {
-            sent = postRun(list, postFn, qp, postList, sent, stop);
+            sent = postRun(list, postFn, qp, postList, sent, stop, step);
         } else if (postList == 1) {
-            sent = postSingles(q, list, postFn, qp, sent, stop, cqMod);
+            sent = postSingles(q, list, postFn, qp, sent, stop, cqMod, step);
         } else {
-            sent = patchAndPost(q, list, postFn, qp, sent, stop, cqMod, false, false);
+            sent = patchAndPost(q, list, postFn, qp, sent, stop, cqMod, false, step);
         }
         posted[q] = sent;
         totalPosted = sentTotal + (sent - from);
@@ -360,11 +361,14 @@ public final class BandwidthLoop {
 
     /**
      * Posts {@code list} unchanged until {@code stop}: the loop all other posting loops reduce to,
-     * with nothing live across the downcall but the bound, the count and the call's arguments.
+     * with nothing live across the downcall but the bound, the count and the call's arguments. With
+     * {@code step} (a list of one that walks its addresses, {@link WorkRequestList#stepsPerPost}) each post
+     * moves the list on to its next slot.
      *
      * @return the new count of posted work requests (short of {@code stop} only after a failed post)
      */
-    private long postRun(WorkRequestList list, MemorySegment postFn, long qp, int postList, long sent, long stop) {
+    private long postRun(WorkRequestList list, MemorySegment postFn, long qp, int postList, long sent, long stop,
+                         boolean step) {
         while (sent < stop) {
             int rc = list.post(postFn, qp);
             if (rc != 0) {
@@ -372,6 +376,9 @@ public final class BandwidthLoop {
                 break;
             }
             sent += postList;
+            if (step) {
+                list.stepAddresses();
+            }
         }
         return sent;
     }
@@ -384,7 +391,7 @@ public final class BandwidthLoop {
      * {@code cqMod}-th, and the last of the run.
      */
     private long postSingles(int q, WorkRequestList list, MemorySegment postFn, long qp, long sent, long stop,
-                             int cqMod) {
+                             int cqMod, boolean step) {
         long last = iterations - 1;
         long since = sinceSignal[q];
         long until = untilSignal[q];
@@ -398,7 +405,7 @@ public final class BandwidthLoop {
                     flags[0] = false;
                 }
                 long from = sent;
-                sent = postRun(list, postFn, qp, 1, sent, Math.min(signalAt, stop));
+                sent = postRun(list, postFn, qp, 1, sent, Math.min(signalAt, stop), step);
                 since += sent - from;
                 until -= sent - from;
                 if (sent < signalAt) {
@@ -419,6 +426,9 @@ public final class BandwidthLoop {
             sent++;
             since = 0;
             until = cqMod;
+            if (step) {
+                list.stepAddresses();
+            }
         }
         sinceSignal[q] = since;
         untilSignal[q] = until;
@@ -428,7 +438,7 @@ public final class BandwidthLoop {
     /**
      * {@link #postWhileRoom}'s loop when signals and work-request ids change from chain to chain
      * ({@code -Q} other than the post list), when each post is timestamped, or when the list walks its
-     * addresses through the buffer after each post (perftest's atomic bandwidth cycle, {@code step}).
+     * addresses through the buffer after each post (perftest's bandwidth cycle, {@code step}).
      *
      * @return the new count of posted work requests of QP {@code q}
      */

@@ -89,11 +89,6 @@ final class BandwidthMeasurement implements Measurement {
                 lists[q] = new WorkRequestList(arena, Measurement.opcode(options), options.postList(),
                         endpoint.sendAddress(q),
                         (int) options.size(), endpoint.lkey(q), remote.get(q).vaddr(), remote.get(q).rkey(), false);
-                if (options.kind().verb().isAtomic()) {
-                    // ib_atomic_bw walks the peer's buffer a cache line per atomic (64 words in its page-sized
-                    // cycle buffer), the client's own buffer alike; both ends' buffers hold at least a page
-                    lists[q].cycleAddressesAsPerftest((int) options.size());
-                }
             }
             int stamps = options.peakEnabled() ? options.iterations() * numQps : 0;
             BandwidthLoop loop = new BandwidthLoop(postFns, qps, lists, endpoint.cq().pollFunction(),
@@ -243,8 +238,16 @@ final class BandwidthMeasurement implements Measurement {
         }
     }
 
+    /**
+     * Sets every request's length and inline flag for {@code size}, and its address cycle: perftest's
+     * bandwidth tests walk both buffers a cache line (or the size rounded up to lines) per request through a
+     * page for messages up to half a page (write, read and atomic the peer's and the local buffer; send the
+     * local one, the remote address being unused), larger ones stay at the base. Both ends' slices hold at
+     * least a page ({@link BufferLayout}).
+     */
     private void setSize(WorkRequestList[] lists, long size) {
         for (WorkRequestList list : lists) {
+            list.cycleAddressesAsPerftest((int) size);
             for (int j = 0; j < list.length(); j++) {
                 list.setLength(j, (int) size);
                 list.setInline(j, size <= endpoint.inlineSize());
