@@ -174,6 +174,26 @@ class LabAtomicTest {
                 .map(c -> DynamicTest.dynamicTest(c.name(), () -> matrix.run(c)));
     }
 
+    /**
+     * The ends disagree on {@code -A} (server fetch-and-add, client compare-and-swap, TCP): refused by both ends
+     * where the exchange carries the atomic type (jperf with jperf, 6.28 in either role), run by both with 6.06,
+     * whose exchange has no atomic type ({@link LabPerftestInteropTest#runAtomicTypeMismatch}).
+     */
+    @TestFactory
+    Stream<DynamicTest> atomicTypeMismatch() {
+        LabPerftestInteropTest matrix = new LabPerftestInteropTest();
+        LabPerftestInteropTest.Peer jperf = LabPerftestInteropTest.Peer.JPERF;
+        return Stream.of(new LabPerftestInteropTest.Peer[] {jperf, jperf},
+                        new LabPerftestInteropTest.Peer[] {LabPerftestInteropTest.Peer.P628, jperf},
+                        new LabPerftestInteropTest.Peer[] {jperf, LabPerftestInteropTest.Peer.P628},
+                        new LabPerftestInteropTest.Peer[] {LabPerftestInteropTest.Peer.P606, jperf})
+                .map(ends -> DynamicTest.dynamicTest("atomic-bw TCP -A mismatch: " + ends[0].label + " server FETCH_AND_ADD"
+                        + " <- " + ends[1].label + " client CMP_AND_SWAP", () -> {
+                    String said = matrix.runAtomicTypeMismatch(io.jperf.options.TestKind.ATOMIC_BW, ends[0], ends[1]);
+                    System.out.println("-A mismatch " + ends[0].label + " <- " + ends[1].label + ": " + said);
+                }));
+    }
+
     private static void complete(CompletionBatch wc, Side side, long wrId, int opcode) {
         long deadline = System.nanoTime() + 10_000_000_000L;
         int n = 0;

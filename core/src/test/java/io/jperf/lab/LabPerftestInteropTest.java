@@ -27,6 +27,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -181,6 +182,11 @@ class LabPerftestInteropTest {
                 }
             }
         }
+        // messages up to half a page walk perftest's address cycle through the peer's buffer (read -a is not
+        // run: rxe stalls on 4 MiB READs, 6.06 against itself too, lab/README.md)
+        cells.add(new Cell(TestKind.READ_BW, Peer.P606, Peer.JPERF, false, false, List.of("-s", "64"), false));
+        cells.add(new Cell(TestKind.READ_BW, Peer.JPERF, Peer.P629, true, true, List.of("-s", "64"), false));
+        cells.add(new Cell(TestKind.WRITE_BW, Peer.JPERF, Peer.JPERF, false, false, List.of("-a", "-q", "2"), false));
         for (Peer p : List.of(Peer.P606, Peer.P629)) {
             cells.add(new Cell(TestKind.SEND_BW, p, Peer.JPERF, false, false, List.of("-a"), false));
             cells.add(new Cell(TestKind.SEND_BW, Peer.JPERF, p, true, true, List.of("-q", "2"), false));
@@ -347,6 +353,74 @@ class LabPerftestInteropTest {
         return String.format(Locale.ROOT, "named in %.1f s: %s", seconds, message);
     }
 
+    /**
+     * An atomic cell whose ends disagree on {@code -A}: the server runs perftest's default fetch-and-add, the
+     * client compare-and-swap, over TCP. Where the exchange carries the atomic type (jperf with jperf, and
+     * 6.28's parameter negotiation, which it runs with every peer) each jperf end refuses before any QP is
+     * connected, naming {@code -A} with both values, and a perftest end stops with an error; 6.06 exchanges no
+     * atomic type, so there both ends run and succeed, each with its own operation (the cell says so).
+     */
+    String runAtomicTypeMismatch(TestKind kind, Peer server, Peer client) throws Exception {
+        Cell serverCell = new Cell(kind, server, client, false, false, List.of(), false);
+        Cell clientCell = new Cell(kind, server, client, false, false, List.of("-A", "CMP_AND_SWAP"), false);
+        boolean detected = server != Peer.P606 && client != Peer.P606;
+        int port = LabEnds.freePort();
+        CompletableFuture<PerfTestResult> jperfServer = null;
+        Process perftestServer = null;
+        if (server == Peer.JPERF) {
+            TestOptions o = jperfOptions(serverCell, SERVER_DEV, port, null, false);
+            jperfServer = CompletableFuture.supplyAsync(() -> PerfTest.of(o).timeout(TIMEOUT).run());
+            Thread.sleep(1500);
+        } else {
+            perftestServer = perftest(serverCell, server, SERVER_DEV, serverGid, port, null, false);
+            awaitListening(perftestServer);
+        }
+        List<String> said = new ArrayList<>();
+        if (client == Peer.JPERF) {
+            try {
+                PerfTestResult r = PerfTest.of(jperfOptions(clientCell, CLIENT_DEV, port, serverIp, false))
+                        .timeout(TIMEOUT).run();
+                assertFalse(detected, "the jperf client ran compare-and-swap against a fetch-and-add server");
+                said.add("client ran: " + checkJperf(clientCell, r, true));
+            } catch (TestFailedException e) {
+                assertTrue(detected, "the jperf client failed where the exchange cannot tell: " + e.getMessage());
+                said.add(namesTheAtomicType("jperf client", e.getMessage()));
+            }
+        } else {
+            Process p = perftest(clientCell, client, CLIENT_DEV, clientGid, port, serverIp, false);
+            String out = output(p);
+            int rc = exit(p);
+            assertTrue(detected ? rc != 0 : rc == 0, client.label + " client exit status " + rc + ":\n" + out);
+            said.add(client.label + " client exit " + rc);
+        }
+        if (jperfServer != null) {
+            try {
+                PerfTestResult r = jperfServer.get(TIMEOUT.toSeconds() + 30, TimeUnit.SECONDS);
+                assertFalse(detected, "the jperf server ran a fetch-and-add test with a compare-and-swap client");
+                said.add("server ran: " + checkJperf(serverCell, r, false));
+            } catch (ExecutionException e) {
+                assertTrue(detected, "the jperf server failed where the exchange cannot tell: " + e.getCause());
+                said.add(namesTheAtomicType("jperf server", e.getCause().getMessage()));
+            }
+        } else {
+            boolean stopped = perftestServer.waitFor(PERFTEST_STOPS_WITHIN.toSeconds() + (detected ? 0 : 60),
+                    TimeUnit.SECONDS);
+            String out = output(perftestServer);
+            assertTrue(stopped, server.label + " server still ran after the client stopped:\n" + out);
+            int rc = exit(perftestServer);
+            assertTrue(detected ? rc != 0 : rc == 0, server.label + " server exit status " + rc + ":\n" + out);
+            said.add(server.label + " server exit " + rc);
+        }
+        return (detected ? "refused: " : "not detected (6.06 exchanges no -A), both ran: ") + String.join("; ", said);
+    }
+
+    private static String namesTheAtomicType(String who, String message) {
+        assertTrue(message != null && (message.contains("-A/--atomic_type: local") || message.contains("atomic type (-A)"))
+                && message.contains("CMP_AND_SWAP") && message.contains("FETCH_AND_ADD"),
+                who + " names -A and both values: " + message);
+        return who + ": " + message.lines().findFirst().orElse("");
+    }
+
     private static String checkJperf(Cell cell, PerfTestResult r, boolean client) {
         if (!client && !cell.kind().isBandwidth() && !cell.kind().verb().latencyIsPingPong()) {
             assertEquals(List.of(), r.latency(), "an ib_read_lat/ib_atomic_lat server measures nothing, as perftest's");
@@ -386,6 +460,9 @@ class LabPerftestInteropTest {
         }
         if (x.contains("-b")) {
             b.bidirectional(true);
+        }
+        if (x.contains("-s")) {
+            b.size(Long.parseLong(x.get(x.indexOf("-s") + 1)));
         }
         if (x.contains("-q")) {
             b.numQps(Integer.parseInt(x.get(x.indexOf("-q") + 1)));
