@@ -47,8 +47,8 @@ final class SystemChecks {
 
     /** Bytes a test's buffer registers: two slices of max(size, page) per QP, as the engine allocates. */
     static long registeredBytes(TestOptions o) {
-        long slice = (Math.max(o.maxMessageSize(), PAGE) + PAGE - 1) / PAGE * PAGE;
-        return slice * 2 * o.numQps();
+        long slice = (Math.max(o.params().maxMessageSize(), PAGE) + PAGE - 1) / PAGE * PAGE;
+        return slice * 2 * o.params().numQps();
     }
 
     static CheckResult memlock(Sysfs sys) {

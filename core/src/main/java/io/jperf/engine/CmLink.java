@@ -57,8 +57,8 @@ final class CmLink implements AutoCloseable {
 
     /** A server with a listener of its own on the options' port (the test QPs of a {@code jperf serve} test). */
     static CmLink listen(TestOptions options) throws IOException {
-        InetAddress bind = options.bindSourceIp() == null ? null : InetAddress.getByName(options.bindSourceIp());
-        return new CmLink(options, CmServer.listen(new InetSocketAddress(bind, options.port()), options.numQps()),
+        InetAddress bind = options.target().bindSourceIp() == null ? null : InetAddress.getByName(options.target().bindSourceIp());
+        return new CmLink(options, CmServer.listen(new InetSocketAddress(bind, options.target().port()), options.params().numQps()),
                 true, null);
     }
 
@@ -69,7 +69,7 @@ final class CmLink implements AutoCloseable {
 
     /** @param destination the peer's RDMA address to connect to; null: the server host */
     static CmLink client(TestOptions options, String destination) {
-        return new CmLink(options, null, false, destination != null ? destination : options.serverHost());
+        return new CmLink(options, null, false, destination != null ? destination : options.target().serverHost());
     }
 
     /** Connects or accepts the test QPs; returns the endpoint (QPs in RTS) and adds what to warn about. */
@@ -84,13 +84,13 @@ final class CmLink implements AutoCloseable {
             }
             return new QpResources(endpoint.protectionDomain(), endpoint.cq(), endpoint.cq(), endpoint.capabilities());
         };
-        CmOptions cmOptions = CmOptions.perftest().withTos(options.tos());
-        if (options.kind().verb().usesOutstandingReads()) {
-            cmOptions = cmOptions.withOutstandingReads(options.outstandingReads() > 0 ? options.outstandingReads()
+        CmOptions cmOptions = CmOptions.perftest().withTos(options.params().tos());
+        if (options.params().kind().verb().usesOutstandingReads()) {
+            cmOptions = cmOptions.withOutstandingReads(options.params().outstandingReads() > 0 ? options.params().outstandingReads()
                     : CmOptions.DEVICE_MAXIMUM);
         }
         if (server != null) {
-            connections = server.accept(options.numQps(), setup, cmOptions, timeout);
+            connections = server.accept(options.params().numQps(), setup, cmOptions, timeout);
         } else {
             connections = connectWithRetries(setup, cmOptions, timeout);
         }
@@ -108,12 +108,12 @@ final class CmLink implements AutoCloseable {
      * for them once both ends passed the synchronisation before it.
      */
     private CmConnections connectWithRetries(QpSetup setup, CmOptions cmOptions, Duration timeout) throws IOException {
-        InetSocketAddress peer = new InetSocketAddress(InetAddress.getByName(destination), options.port());
+        InetSocketAddress peer = new InetSocketAddress(InetAddress.getByName(destination), options.target().port());
         InetAddress source = bindSource();
         long deadline = System.nanoTime() + timeout.toNanos();
         for (int attempt = 1; ; attempt++) {
             try {
-                return CmClient.connect(peer, source, options.numQps(), setup, cmOptions,
+                return CmClient.connect(peer, source, options.params().numQps(), setup, cmOptions,
                         Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
             } catch (CmException e) {
                 endpoint = null;
@@ -147,22 +147,22 @@ final class CmLink implements AutoCloseable {
      * that -d / -x select.
      */
     private InetAddress bindSource() throws IOException {
-        if (options.bindSourceIp() != null) {
-            return InetAddress.getByName(options.bindSourceIp());
+        if (options.target().bindSourceIp() != null) {
+            return InetAddress.getByName(options.target().bindSourceIp());
         }
-        if (options.device() == null && options.gidIndex() < 0) {
+        if (options.target().device() == null && options.target().gidIndex() < 0) {
             return null;
         }
-        try (Context ctx = Rdma.open(options.device())) {
-            var port = ctx.queryPort(options.ibPort());
-            return GidChoice.of(ctx.deviceName(), port, options.gidIndex()).require()
+        try (Context ctx = Rdma.open(options.target().device())) {
+            var port = ctx.queryPort(options.target().ibPort());
+            return GidChoice.of(ctx.deviceName(), port, options.target().gidIndex()).require()
                     .flatMap(GidEntry::ipAddress).filter(a -> !a.isLinkLocalAddress()).orElse(null);
         }
     }
 
     private void check(CmPath path, List<String> warnings) {
-        if (options.device() != null && !options.device().equals(path.device())) {
-            warnings.add("-d " + options.device() + " was asked, but RDMA CM resolved the route through "
+        if (options.target().device() != null && !options.target().device().equals(path.device())) {
+            warnings.add("-d " + options.target().device() + " was asked, but RDMA CM resolved the route through "
                     + path.device() + ": " + path.describe());
         } else if (!path.route().consistent()) {
             warnings.add("RDMA CM path: " + path.describe());

@@ -26,20 +26,20 @@ public record ResourceEstimate(long bufferBytes, long heapBytes, long queueBytes
 
     /** One end of the test {@code o} describes (the server's end for a served request). */
     public static ResourceEstimate of(TestOptions o) {
-        long qps = o.numQps();
-        long slice = alignUp(Math.max(o.maxMessageSize(), PAGE));
+        long qps = o.params().numQps();
+        long slice = alignUp(Math.max(o.params().maxMessageSize(), PAGE));
         long buffer = slice * 2 * qps;
         long heap;
-        if (o.kind().isBandwidth()) {
-            heap = o.peakEnabled() ? 2L * Long.BYTES * o.iterations() * qps : 0;
+        if (o.params().kind().isBandwidth()) {
+            heap = o.params().peakEnabled() ? 2L * Long.BYTES * o.params().iterations() * qps : 0;
         } else {
             long samples = o.isDuration()
                     ? Math.min(LatencyMeasurement.MAX_DURATION_STAMPS,
-                            LatencyMeasurement.DURATION_STAMPS_PER_SECOND * o.durationSeconds())
-                    : Math.max(o.iterations(), RunSettings.LATENCY_WARMUP_ROUNDS);
+                            LatencyMeasurement.DURATION_STAMPS_PER_SECOND * o.params().durationSeconds())
+                    : Math.max(o.params().iterations(), RunSettings.LATENCY_WARMUP_ROUNDS);
             heap = 2L * Long.BYTES * samples; // the stamps and their differences
         }
-        long depth = o.kind() == TestKind.WRITE_BW ? o.txDepth() : 1;
+        long depth = o.params().kind() == TestKind.WRITE_BW ? o.params().txDepth() : 1;
         long queues = qps * (depth * WQE_BYTES + QP_FIXED_BYTES) + Math.max(16, depth * qps) * CQE_BYTES;
         return new ResourceEstimate(buffer, heap, queues);
     }

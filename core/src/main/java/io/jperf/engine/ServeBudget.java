@@ -29,8 +29,8 @@ final class ServeBudget {
         }
         long maxSeconds = limits.maxDuration().toSeconds();
         if (o.isDuration()) {
-            if (o.durationSeconds() > maxSeconds) {
-                throw refuse("-D " + o.durationSeconds() + " is longer than the server's --max-duration " + maxSeconds
+            if (o.params().durationSeconds() > maxSeconds) {
+                throw refuse("-D " + o.params().durationSeconds() + " is longer than the server's --max-duration " + maxSeconds
                         + " s");
             }
             return;
@@ -38,8 +38,8 @@ final class ServeBudget {
         double least = leastSeconds(o);
         if (least > maxSeconds) {
             throw refuse(String.format(Locale.ROOT, "-n %d over %s takes at least %.0f s even at %d Gb/s, longer"
-                    + " than the server's --max-duration %d s: use fewer -n or -D", o.iterations(),
-                    o.allSizes() ? "every size (-a)" : o.size() + " B x " + o.numQps() + " QP(s)", least,
+                    + " than the server's --max-duration %d s: use fewer -n or -D", o.params().iterations(),
+                    o.params().allSizes() ? "every size (-a)" : o.params().size() + " B x " + o.params().numQps() + " QP(s)", least,
                     FASTEST_GBIT_PER_SECOND, maxSeconds));
         }
     }
@@ -47,15 +47,15 @@ final class ServeBudget {
     /** The least time a counted test could take: its bytes at the fastest rate, or its round trips. */
     static double leastSeconds(TestOptions o) {
         double bytes = 0;
-        for (long size : o.messageSizes()) {
-            bytes += (double) size * o.iterations() * o.numQps();
+        for (long size : o.params().messageSizes()) {
+            bytes += (double) size * o.params().iterations() * o.params().numQps();
         }
-        if (o.bidirectional()) {
+        if (o.params().bidirectional()) {
             bytes *= 2;
         }
         double seconds = bytes * 8 / (FASTEST_GBIT_PER_SECOND * 1e9);
-        if (!o.kind().isBandwidth()) {
-            seconds = Math.max(seconds, (double) o.iterations() * o.messageSizes().size() * FASTEST_ROUND_TRIP_NANOS / 1e9);
+        if (!o.params().kind().isBandwidth()) {
+            seconds = Math.max(seconds, (double) o.params().iterations() * o.params().messageSizes().size() * FASTEST_ROUND_TRIP_NANOS / 1e9);
         }
         return seconds;
     }

@@ -1,6 +1,7 @@
 package io.jperf.engine;
 
 import io.jperf.options.TestOptions;
+import io.jperf.options.TestParameters;
 import io.jperf.result.EndpointInfo;
 import io.jperf.result.LinkType;
 import io.jperf.result.TestHeader;
@@ -129,13 +130,13 @@ final class TestSession {
         PerftestHandshake handshake = opener != null ? agreeAsServed() : agree();
         try (handshake) {
             Mtu localMtu = cm != null
-                    ? (options.mtu() != null ? Mtu.fromBytes(options.mtu()) : Mtu.MTU_4096)
+                    ? (options.params().mtu() != null ? Mtu.fromBytes(options.params().mtu()) : Mtu.MTU_4096)
                     : endpoint.localMtu();
             if (cm == null && localMtu.bytes() > endpoint.port().activeMtu().bytes()) {
                 warn("-m " + localMtu.bytes() + " is above the port's active MTU " + endpoint.port().activeMtu().bytes()
                         + " (on RoCE it follows the netdev MTU); the QP may refuse it");
             }
-            if (cm == null && options.gidIndex() < 0) {
+            if (cm == null && options.target().gidIndex() < 0) {
                 endpoint.gid().filter(g -> g.gid().isLinkLocal()).ifPresent(g -> warn("no IPv4-mapped RoCE v2 GID on "
                         + endpoint.context().deviceName() + " port " + endpoint.port().number() + ": using link-local GID "
                         + g.index() + " as perftest would; give " + g.netdev().orElse("the RoCE netdev")
@@ -168,7 +169,7 @@ final class TestSession {
                 endpoint.connect(remoteKeys, pathMtu);
             }
             remoteKeys = handshake.confirmQpKeys(localKeys);
-            Optional<PathReport> path = PathStage.run(endpoint, remoteKeys.getFirst(), options.trafficClass(), jperfPeer,
+            Optional<PathReport> path = PathStage.run(endpoint, remoteKeys.getFirst(), options.params().trafficClass(), jperfPeer,
                     channel, qosExpected);
             path.ifPresent(listener::path);
             handshake.barrier();
@@ -181,7 +182,7 @@ final class TestSession {
             List<EndpointInfo> remote = remoteKeys.stream().map(k -> k.toEndpointInfo(-1)).toList();
             listener.connected(header, local, remote);
 
-            Measurement measurement = options.kind().isBandwidth()
+            Measurement measurement = options.params().kind().isBandwidth()
                     ? new BandwidthMeasurement(options, endpoint, remoteKeys, handshake, listener, timeout,
                             settings.warmup(), settings.stop())
                     : new LatencyMeasurement(options, endpoint, remoteKeys, handshake, listener, timeout,
@@ -225,7 +226,7 @@ final class TestSession {
                 if ("1".equals(theirs.get(EveryReport.FIELD))) {
                     handshake.shareEveryReport();
                 }
-            } else if (options.rdmaCm() != channel.overRdmaCm()) {
+            } else if (options.params().rdmaCm() != channel.overRdmaCm()) {
                 throw modeMismatch(remote);
             } else if (servePeer != null) {
                 warn("the peer is perftest " + remote.text() + ": it uses its own device, whatever " + servePeer + " asks");
@@ -300,7 +301,7 @@ final class TestSession {
     /** A perftest peer that meets this end over the other control transport: name it and its mode. */
     private TestFailedException modeMismatch(PerftestVersion remote) {
         String theirs = channel.overRdmaCm() ? "RDMA CM (-R)" : "TCP (without -R)";
-        String ours = options.rdmaCm() ? "-R" : "without -R";
+        String ours = options.params().rdmaCm() ? "-R" : "without -R";
         String who = options.isServer() ? "a perftest " + remote.text() + " client connected with " + theirs
                 : "the server is perftest " + remote.text() + " using " + theirs;
         return new TestFailedException(who + ", but this end runs " + ours + ": run both ends with -R, or both without");
@@ -315,20 +316,20 @@ final class TestSession {
         if (endpoint != null) {
             maxReads = endpoint.context().maxOutstandingReads();
         } else {
-            try (io.jperf.verbs.Context device = io.jperf.verbs.Rdma.open(options.device())) {
+            try (io.jperf.verbs.Context device = io.jperf.verbs.Rdma.open(options.target().device())) {
                 maxReads = device.maxOutstandingReads();
             }
         }
         // perftest's test_method: RUN_REGULAR 0, RUN_ALL 1, RUN_INFINITELY 2
-        ParameterNegotiation ours = new ParameterNegotiation(options.runInfinitely() ? 2 : options.allSizes() ? 1 : 0,
-                options.connection() == io.jperf.options.Connection.UC ? 1 : 0, options.kind().verb().perftestCode(),
-                options.kind().isBandwidth() ? 1 : 0,
-                options.atomicType() != null ? options.atomicType().perftestCode() : 0,
-                options.durationSeconds() > 0 ? 1 : 0,
-                options.reportGbits() ? 0 : 1,
-                options.allSizes() ? ParameterNegotiation.ALL_SIZES_MAX : options.size(),
-                options.durationSeconds() > 0 ? 0 : options.iterations(), options.numQps(),
-                options.durationSeconds() > 0 ? options.durationSeconds() : PERFTEST_DEFAULT_DURATION, options.rdmaCm(),
+        ParameterNegotiation ours = new ParameterNegotiation(options.params().runInfinitely() ? 2 : options.params().allSizes() ? 1 : 0,
+                options.params().connection() == io.jperf.options.Connection.UC ? 1 : 0, options.params().kind().verb().perftestCode(),
+                options.params().kind().isBandwidth() ? 1 : 0,
+                options.params().atomicType() != null ? options.params().atomicType().perftestCode() : 0,
+                options.params().durationSeconds() > 0 ? 1 : 0,
+                options.params().reportGbits() ? 0 : 1,
+                options.params().allSizes() ? ParameterNegotiation.ALL_SIZES_MAX : options.params().size(),
+                options.params().durationSeconds() > 0 ? 0 : options.params().iterations(), options.params().numQps(),
+                options.params().durationSeconds() > 0 ? options.params().durationSeconds() : PERFTEST_DEFAULT_DURATION, options.params().rdmaCm(),
                 maxReads);
         List<String> mismatches = ours.mismatches(channel.exchangeNegotiation(ours));
         if (!mismatches.isEmpty()) {
@@ -381,7 +382,7 @@ final class TestSession {
         Map<String, String> fields = new LinkedHashMap<>();
         fields.put(WARMUP_FIELD, Integer.toString(ourWarmupRounds()));
         fields.put(EveryReport.FIELD, "1");
-        options.symmetricParameters().forEach((k, v) -> fields.put(PARAM_PREFIX + k, v));
+        options.params().symmetricParameters().forEach((k, v) -> fields.put(PARAM_PREFIX + k, v));
         return fields;
     }
 
@@ -392,7 +393,7 @@ final class TestSession {
                 peerParams.put(k.substring(PARAM_PREFIX.length()), v);
             }
         });
-        List<String> mismatches = TestOptions.symmetricMismatches(options.symmetricParameters(), peerParams);
+        List<String> mismatches = TestParameters.symmetricMismatches(options.params().symmetricParameters(), peerParams);
         if (!mismatches.isEmpty()) {
             throw new TestFailedException("the peer runs with different parameters; these must be equal on both"
                     + " ends: " + String.join("; ", mismatches));
@@ -417,7 +418,7 @@ final class TestSession {
                         + "IPv4-mapped, the peer's " + theirs + " is " + (theirs.isIpv4Mapped() ? "" : "not ")
                         + "IPv4-mapped; choose GIDs of the same kind on both ends with -x (`jperf devices -v`"
                         + " lists them; prefer the RoCE v2 GID of the IPv4 address)",
-                        null, PathStage.localVerdicts(endpoint, theirs, options.trafficClass(), qosExpected));
+                        null, PathStage.localVerdicts(endpoint, theirs, options.params().trafficClass(), qosExpected));
             }
         }
     }

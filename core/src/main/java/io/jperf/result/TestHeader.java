@@ -81,10 +81,10 @@ public record TestHeader(TestKind kind, boolean bidirectional, int postList, boo
     /** As {@link #of(TestOptions, String, int, LinkType, int, int, String, boolean)}, with the READs in flight. */
     public static TestHeader of(TestOptions options, String device, int mtuBytes, LinkType linkType, int gidIndex,
                                 int maxInlineBytes, String pcieRelaxedOrdering, boolean wrApi, int outstandingReads) {
-        return new TestHeader(options.kind(), options.bidirectional(), options.postList(), options.isServer(),
-                device, options.numQps(), "IB", options.connection(), false, pcieRelaxedOrdering, wrApi,
-                options.txDepth(), options.cqModeration(), mtuBytes, linkType, gidIndex, maxInlineBytes,
-                options.rdmaCm(), options.tos(), outstandingReads, options.rxDepth(), options.atomicType());
+        return new TestHeader(options.params().kind(), options.params().bidirectional(), options.params().postList(), options.isServer(),
+                device, options.params().numQps(), "IB", options.params().connection(), false, pcieRelaxedOrdering, wrApi,
+                options.params().txDepth(), options.params().cqModeration(), mtuBytes, linkType, gidIndex, maxInlineBytes,
+                options.params().rdmaCm(), options.params().tos(), outstandingReads, options.params().rxDepth(), options.params().atomicType());
     }
 
     /** Whether perftest prints the {@code RX depth} line: a receiving verb, on the server or with {@code -b}. */

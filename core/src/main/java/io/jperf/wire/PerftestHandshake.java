@@ -72,9 +72,9 @@ public final class PerftestHandshake implements AutoCloseable {
             throw new IllegalArgumentException("channel role " + channel.role() + " does not match options ("
                     + expected + ")");
         }
-        this.kind = options.kind();
-        this.bidirectional = options.bidirectional();
-        this.allSizes = options.allSizes();
+        this.kind = options.params().kind();
+        this.bidirectional = options.params().bidirectional();
+        this.allSizes = options.params().allSizes();
         this.settleDelay = Objects.requireNonNull(settleDelay, "settleDelay");
     }
 

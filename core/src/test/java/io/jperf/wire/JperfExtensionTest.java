@@ -29,7 +29,7 @@ class JperfExtensionTest {
                     TestOptions learned = TestOptions.builder(TestKind.valueOf(asked.get("kind")))
                             .size(Long.parseLong(asked.get("size"))).build();
                     PerftestHandshake h = PerftestHandshake.afterVersion(ch, learned);
-                    return h.preamble(4096, 64, 3).ibvMtu() + "/" + learned.size();
+                    return h.preamble(4096, 64, 3).ibvMtu() + "/" + learned.params().size();
                 } catch (Exception e) {
                     throw new IllegalStateException(e);
                 }

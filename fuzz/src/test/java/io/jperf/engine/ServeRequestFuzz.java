@@ -49,7 +49,7 @@ class ServeRequestFuzz {
             }
             assertTrue(ResourceEstimate.of(o).totalBytes() <= LIMITS.maxMemoryBytes(), o.toString());
             if (o.isDuration()) {
-                assertTrue(o.durationSeconds() <= LIMITS.maxDuration().toSeconds());
+                assertTrue(o.params().durationSeconds() <= LIMITS.maxDuration().toSeconds());
             } else {
                 assertTrue(ServeBudget.leastSeconds(o) <= LIMITS.maxDuration().toSeconds());
             }
