@@ -178,4 +178,39 @@ class TestOptionsTest {
         assertTrue(a.params().symmetricMismatches(bw(b -> b.serverHost("h").gidIndex(2)).params()).isEmpty(),
                 "non-symmetric options may differ");
     }
+
+    @Test
+    void toBuilderRoundTripsAllThreeParts() {
+        TestOptions o = bw(b -> b.size("4K").iterations(2000).numQps(2).bidirectional(true).txDepth(64)
+                .postList(4).cqModeration(4).inlineSize(64).mtu(2048).serviceLevel(3).trafficClass(96)
+                .qpTimeout(18).rdmaCm(true).tos(32).reportGbits(true).noPeak(true).mrPerQp(true)
+                .serverHost("10.0.0.2").port(20000).device("mlx5_1").ibPort(2).gidIndex(3).bindSourceIp("10.0.0.1")
+                .outputMode(OutputMode.BANDWIDTH).jsonFile(Path.of("/tmp/r.json")).csvFile(Path.of("/tmp/r.csv"))
+                .hlogFile(Path.of("/tmp/r.hlog")));
+        assertTrue(o.params().rdmaCm() && o.params().buffers().mrPerQp() && o.params().cqModerationExplicit()
+                && o.params().inlineSizeExplicit(), "non-default parameters");
+        assertEquals("mlx5_1", o.target().device());
+        assertEquals(OutputMode.BANDWIDTH, o.output().outputMode());
+        TestOptions copy = o.toBuilder().build();
+        assertEquals(o.params(), copy.params());
+        assertEquals(o.target(), copy.target());
+        assertEquals(o.output(), copy.output());
+        TestOptions timed = lat(b -> b.durationSeconds(10).margin(2).loopback(true).outputMode(OutputMode.LATENCY));
+        assertEquals(timed, timed.toBuilder().build());
+    }
+
+    @Test
+    void theConstructorChecksWhatSpansTheParts() {
+        TestOptions bw = bw(b -> b);
+        OutputOptions latencyOnly = new OutputOptions(OutputMode.LATENCY, false, null, null, null);
+        assertEquals("--output=latency: not valid for ib_write_bw; use bandwidth or message_rate",
+                assertThrows(OptionsException.class,
+                        () -> new TestOptions(bw.params(), bw.target(), latencyOnly)).getMessage());
+        TestOptions infinite = bw(b -> b.runInfinitely(true));
+        ConnectionTarget loopback = new ConnectionTarget(null, 18515, null, 1, -1, null, true);
+        assertEquals("--run_infinitely: jperf does not run --loopback infinitely yet",
+                assertThrows(OptionsException.class,
+                        () -> new TestOptions(infinite.params(), loopback, infinite.output())).getMessage());
+        assertThrows(NullPointerException.class, () -> new TestOptions(bw.params(), null, bw.output()));
+    }
 }
