@@ -10,6 +10,7 @@ import io.jperf.cm.CmPath;
 import io.jperf.cm.CmServer;
 import io.jperf.cm.QpResources;
 import io.jperf.cm.QpSetup;
+import io.jperf.options.ConnectionTarget;
 import io.jperf.options.TestOptions;
 import io.jperf.path.GidChoice;
 import io.jperf.verbs.Context;
@@ -109,7 +110,7 @@ final class CmLink implements AutoCloseable {
      */
     private CmConnections connectWithRetries(QpSetup setup, CmOptions cmOptions, Duration timeout) throws IOException {
         InetSocketAddress peer = new InetSocketAddress(InetAddress.getByName(destination), options.target().port());
-        InetAddress source = bindSource();
+        InetAddress source = bindSource(options.target());
         long deadline = System.nanoTime() + timeout.toNanos();
         for (int attempt = 1; ; attempt++) {
             try {
@@ -144,18 +145,18 @@ final class CmLink implements AutoCloseable {
     /**
      * The CM id is bound to a source address whenever one is known, so the kernel routes from it
      * (policy routing by source picks the rail): --bind_source_ip, else the address of the GID
-     * that -d / -x select.
+     * that -d / -x select (it opens the target's device to find it).
      */
-    private InetAddress bindSource() throws IOException {
-        if (options.target().bindSourceIp() != null) {
-            return InetAddress.getByName(options.target().bindSourceIp());
+    private static InetAddress bindSource(ConnectionTarget target) throws IOException {
+        if (target.bindSourceIp() != null) {
+            return InetAddress.getByName(target.bindSourceIp());
         }
-        if (options.target().device() == null && options.target().gidIndex() < 0) {
+        if (target.device() == null && target.gidIndex() < 0) {
             return null;
         }
-        try (Context ctx = Rdma.open(options.target().device())) {
-            var port = ctx.queryPort(options.target().ibPort());
-            return GidChoice.of(ctx.deviceName(), port, options.target().gidIndex()).require()
+        try (Context ctx = Rdma.open(target.device())) {
+            var port = ctx.queryPort(target.ibPort());
+            return GidChoice.of(ctx.deviceName(), port, target.gidIndex()).require()
                     .flatMap(GidEntry::ipAddress).filter(a -> !a.isLinkLocalAddress()).orElse(null);
         }
     }

@@ -3,6 +3,7 @@ package io.jperf.engine;
 import io.jperf.options.BufferOptions;
 import io.jperf.options.Connection;
 import io.jperf.options.TestOptions;
+import io.jperf.options.TestParameters;
 import io.jperf.path.GidChoice;
 import io.jperf.verbs.Access;
 import io.jperf.verbs.AddressVector;
@@ -115,14 +116,14 @@ final class Endpoint implements AutoCloseable {
     }
 
     private static Endpoint create(TestOptions options, Context ctx, PortInfo port, Optional<GidEntry> gid) {
-        int inline = inlineSize(options, ctx);
-        int reads = outstandingReads(options, ctx);
+        int inline = inlineSize(options.params(), ctx);
+        int reads = outstandingReads(options.params(), ctx);
         long slice = alignUp(Math.max(options.params().maxMessageSize(), PAGE), PAGE);
         int numQps = options.params().numQps();
         ProtectionDomain pd = ctx.allocateProtectionDomain();
-        List<MemoryRegion> mrs = registerBuffers(options, pd, slice);
+        List<MemoryRegion> mrs = registerBuffers(options.params(), pd, slice);
         // one CQ for both queues: a SEND test's receive completions land next to the send completions
-        CompletionQueue cq = ctx.createCompletionQueue(Math.max(16, (sendDepth(options) + receiveDepth(options))
+        CompletionQueue cq = ctx.createCompletionQueue(Math.max(16, (sendDepth(options.params()) + receiveDepth(options.params()))
                 * numQps), null);
         int[] psns = new int[numQps];
         for (int q = 0; q < numQps; q++) {
@@ -135,15 +136,15 @@ final class Endpoint implements AutoCloseable {
      * Each QP's send and receive slices: in one region, or with {@code --mr_per_qp} in a region per QP as
      * perftest; from huge pages with {@code --use_hugepages}. The regions belong to the PD (closed with it).
      */
-    private static List<MemoryRegion> registerBuffers(TestOptions options, ProtectionDomain pd, long slice) {
-        BufferOptions buffers = options.params().buffers();
-        BufferLayout layout = new BufferLayout(options.params().numQps(), slice, buffers.mrPerQp());
+    private static List<MemoryRegion> registerBuffers(TestParameters p, ProtectionDomain pd, long slice) {
+        BufferOptions buffers = p.buffers();
+        BufferLayout layout = new BufferLayout(p.numQps(), slice, buffers.mrPerQp());
         long size = layout.regionSize();
         List<MemoryRegion> mrs = new ArrayList<>(layout.regions());
         try {
             for (int r = 0; r < layout.regions(); r++) {
-                mrs.add(buffers.hugePages() ? pd.allocateHugePagesAndRegister(size, regionAccess(options))
-                        : pd.allocateAndRegister(size, PAGE, regionAccess(options)));
+                mrs.add(buffers.hugePages() ? pd.allocateHugePagesAndRegister(size, regionAccess(p))
+                        : pd.allocateAndRegister(size, PAGE, regionAccess(p)));
             }
         } catch (RuntimeException e) {
             mrs.forEach(MemoryRegion::close);
@@ -154,33 +155,33 @@ final class Endpoint implements AutoCloseable {
     }
 
     /** What the peer may do to the buffer: write and read, and atomics in atomic tests (perftest's flags). */
-    private static Set<Access> regionAccess(TestOptions options) {
+    private static Set<Access> regionAccess(TestParameters p) {
         Set<Access> access = EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE, Access.REMOTE_READ);
-        if (options.params().kind().verb().isAtomic()) {
+        if (p.kind().verb().isAtomic()) {
             access.add(Access.REMOTE_ATOMIC);
         }
         return access;
     }
 
-    private static int sendDepth(TestOptions options) {
-        return options.params().kind().isBandwidth() ? options.params().txDepth() : 1;
+    private static int sendDepth(TestParameters p) {
+        return p.kind().isBandwidth() ? p.txDepth() : 1;
     }
 
     /** Receive work requests per QP: {@code -r} for verbs that receive, else 1 (the verbs minimum jperf asks for). */
-    private static int receiveDepth(TestOptions options) {
-        return options.params().kind().verb().usesReceives() ? options.params().rxDepth() : 1;
+    private static int receiveDepth(TestParameters p) {
+        return p.kind().verb().usesReceives() ? p.rxDepth() : 1;
     }
 
     /**
      * perftest's {@code -o}: for READ the requested count, or the device's {@code max_qp_rd_atom} when none was
      * given or the request is above it; 1 for the other verbs.
      */
-    private static int outstandingReads(TestOptions options, Context ctx) {
-        if (!options.params().kind().verb().usesOutstandingReads()) {
+    private static int outstandingReads(TestParameters p, Context ctx) {
+        if (!p.kind().verb().usesOutstandingReads()) {
             return 1;
         }
         int max = Math.max(1, ctx.maxOutstandingReads());
-        int asked = options.params().outstandingReads();
+        int asked = p.outstandingReads();
         return asked <= 0 || asked > max ? max : asked;
     }
 
@@ -190,7 +191,7 @@ final class Endpoint implements AutoCloseable {
 
     /** The QP sizes this test needs (the CM creates its QPs with these too). */
     QpCapabilities capabilities() {
-        return new QpCapabilities(sendDepth(options), receiveDepth(options), 1, 1, inlineSize);
+        return new QpCapabilities(sendDepth(options.params()), receiveDepth(options.params()), 1, 1, inlineSize);
     }
 
     ProtectionDomain protectionDomain() {
@@ -199,7 +200,7 @@ final class Endpoint implements AutoCloseable {
 
     private void createQueuePairs() {
         Set<Access> remote = qpType() == QpType.RC
-                ? regionAccess(options)
+                ? regionAccess(options.params())
                 : EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE);
         for (int q = 0; q < options.params().numQps(); q++) {
             QueuePair qp = pd.createQueuePair(qpType(), cq, cq, capabilities());
@@ -219,14 +220,14 @@ final class Endpoint implements AutoCloseable {
         }
     }
 
-    private static int inlineSize(TestOptions options, Context ctx) {
-        if (!options.params().kind().verb().inlineAllowed()) {
+    private static int inlineSize(TestParameters p, Context ctx) {
+        if (!p.kind().verb().inlineAllowed()) {
             return 0;
         }
-        if (options.params().inlineSizeExplicit() || options.params().kind().isBandwidth()) {
-            return options.params().inlineSize();
+        if (p.inlineSizeExplicit() || p.kind().isBandwidth()) {
+            return p.inlineSize();
         }
-        return ctx.query().vendorId() == MELLANOX_VENDOR ? options.params().kind().verb().knownNicLatencyInline() : 0;
+        return ctx.query().vendorId() == MELLANOX_VENDOR ? p.kind().verb().knownNicLatencyInline() : 0;
     }
 
     private static long alignUp(long value, long alignment) {

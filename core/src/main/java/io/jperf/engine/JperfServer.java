@@ -461,7 +461,7 @@ public final class JperfServer implements AutoCloseable {
             } catch (OptionsException e) {
                 throw new ServeRefusedException("the client's request is not valid: " + e.getMessage(), e, null);
             }
-            ServeBudget.check(requested, limits);
+            ServeBudget.check(requested.params(), limits);
             options = requested;
             try {
                 synchronized (this) {

@@ -36,8 +36,6 @@ final class TestSession {
     private static final int CACHE_LINE = 64;
     private static final String PARAM_PREFIX = "param.";
     private static final String WARMUP_FIELD = "latency.warmup_rounds";
-    /** perftest's {@code -D} default, which its 6.28 negotiation sends when no duration was given. */
-    private static final int PERFTEST_DEFAULT_DURATION = 5;
 
     private TestOptions options;
     private CmLink cm;
@@ -201,8 +199,8 @@ final class TestSession {
     /** Version and jperf extension as the client or a one-test server; returns the handshake to go on with. */
     private PerftestHandshake agree() throws IOException {
         boolean versionKnown = channel.remoteVersion() != null;
-        PerftestHandshake handshake = versionKnown ? PerftestHandshake.afterVersion(channel, options)
-                : new PerftestHandshake(channel, options, settleDelay);
+        PerftestHandshake handshake = versionKnown ? PerftestHandshake.afterVersion(channel, options.params())
+                : new PerftestHandshake(channel, options.params(), settleDelay);
         try {
             PerftestVersion remote = versionKnown ? channel.remoteVersion() : handshake.exchangeVersion();
             String servePeer = settings.servePeerAddress();
@@ -257,7 +255,7 @@ final class TestSession {
         }
         checkParameters(theirs);
         latencyWarmupRounds = Math.min(ourWarmupRounds(), parseRounds(theirs.get(WARMUP_FIELD)));
-        PerftestHandshake handshake = PerftestHandshake.afterVersion(channel, options);
+        PerftestHandshake handshake = PerftestHandshake.afterVersion(channel, options.params());
         if ("1".equals(theirs.get(EveryReport.FIELD))) {
             handshake.shareEveryReport();
         }
@@ -320,17 +318,7 @@ final class TestSession {
                 maxReads = device.maxOutstandingReads();
             }
         }
-        // perftest's test_method: RUN_REGULAR 0, RUN_ALL 1, RUN_INFINITELY 2
-        ParameterNegotiation ours = new ParameterNegotiation(options.params().runInfinitely() ? 2 : options.params().allSizes() ? 1 : 0,
-                options.params().connection() == io.jperf.options.Connection.UC ? 1 : 0, options.params().kind().verb().perftestCode(),
-                options.params().kind().isBandwidth() ? 1 : 0,
-                options.params().atomicType() != null ? options.params().atomicType().perftestCode() : 0,
-                options.params().durationSeconds() > 0 ? 1 : 0,
-                options.params().reportGbits() ? 0 : 1,
-                options.params().allSizes() ? ParameterNegotiation.ALL_SIZES_MAX : options.params().size(),
-                options.params().durationSeconds() > 0 ? 0 : options.params().iterations(), options.params().numQps(),
-                options.params().durationSeconds() > 0 ? options.params().durationSeconds() : PERFTEST_DEFAULT_DURATION, options.params().rdmaCm(),
-                maxReads);
+        ParameterNegotiation ours = ParameterNegotiation.of(options.params(), maxReads);
         List<String> mismatches = ours.mismatches(channel.exchangeNegotiation(ours));
         if (!mismatches.isEmpty()) {
             throw new TestFailedException("the peer (perftest " + remote.text() + ") runs with different parameters;"
