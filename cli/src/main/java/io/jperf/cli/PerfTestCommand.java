@@ -5,6 +5,7 @@ import io.jperf.engine.PerfTest;
 import io.jperf.engine.PerfTestResult;
 import io.jperf.engine.StopSignal;
 import io.jperf.options.OptionsException;
+import io.jperf.options.OutputOptions;
 import io.jperf.options.TestKind;
 import io.jperf.options.TestOptions;
 import io.jperf.report.CsvReport;
@@ -59,8 +60,8 @@ final class PerfTestCommand {
         OutputPaths.requireWritable(options.output().hlogFile(), "--hlog");
         MemoryCheck.require(options, options.target().loopback());
         SysfsCounters counters = common.reportCounters == null || common.json ? null
-                : openCounters(SysfsCounters.SYSFS_ROOT, options.target().device(), options.target().ibPort(), common.reportCounters,
-                PerfTestCommand::firstDevice);
+                : openCounters(SysfsCounters.SYSFS_ROOT, options.target().device(), options.target().ibPort(),
+                        common.reportCounters, PerfTestCommand::firstDevice);
         boolean cpuUtil = common.bwReport != null && common.bwReport.cpuUtil && options.isDuration()
                 && !options.params().runInfinitely();
         PrintWriter out = spec.commandLine().getOut();
@@ -247,7 +248,8 @@ final class PerfTestCommand {
      * @return the one line saying which limit was missed, or null when every limit given was met
      */
     static String belowLimits(TestOptions options, List<BandwidthResult> results, Double limitBw, Double limitMsgRate) {
-        boolean unidirectionalServer = options.isServer() && !options.target().loopback() && !options.params().bidirectional();
+        boolean unidirectionalServer = options.isServer() && !options.target().loopback()
+                && !options.params().bidirectional();
         if ((limitBw == null && limitMsgRate == null) || unidirectionalServer || results.isEmpty()) {
             return null;
         }
@@ -275,18 +277,20 @@ final class PerfTestCommand {
 
     /** As {@link #writeFiles(TestOptions, PerfTestResult, Path, RunInfo)}, with {@code --cpu_util}'s figure or null. */
     static void writeFiles(TestOptions options, PerfTestResult result, Path jperfJson, RunInfo run, Double cpuUtil) {
-        boolean measured = !(options.params().kind().isBandwidth() ? result.bandwidth() : result.latency()).isEmpty();
+        boolean bandwidth = options.params().kind().isBandwidth();
+        boolean measured = !(bandwidth ? result.bandwidth() : result.latency()).isEmpty();
+        OutputOptions output = options.output();
         try {
-            if (options.output().json() && measured) {
-                Files.writeString(options.output().jsonFile(), PerftestJson.of(options, result.header(), result.bandwidth(),
+            if (output.json() && measured) {
+                Files.writeString(output.jsonFile(), PerftestJson.of(options, result.header(), result.bandwidth(),
                         result.latency(), cpuUtil));
             }
             if (jperfJson != null) {
                 Files.writeString(jperfJson, result.toJson(run));
             }
-            if (options.output().csvFile() != null && measured) {
-                Files.writeString(options.output().csvFile(), CsvReport.comment(run) + (options.params().kind().isBandwidth()
-                        ? CsvReport.bandwidth(result.bandwidth()) : CsvReport.latency(result.latency())));
+            if (output.csvFile() != null && measured) {
+                Files.writeString(output.csvFile(), CsvReport.comment(run)
+                        + (bandwidth ? CsvReport.bandwidth(result.bandwidth()) : CsvReport.latency(result.latency())));
             }
         } catch (IOException e) {
             throw new UncheckedIOException("could not write the report: " + e.getMessage(), e);

@@ -58,8 +58,9 @@ final class CmLink implements AutoCloseable {
 
     /** A server with a listener of its own on the options' port (the test QPs of a {@code jperf serve} test). */
     static CmLink listen(TestOptions options) throws IOException {
-        InetAddress bind = options.target().bindSourceIp() == null ? null : InetAddress.getByName(options.target().bindSourceIp());
-        return new CmLink(options, CmServer.listen(new InetSocketAddress(bind, options.target().port()), options.params().numQps()),
+        ConnectionTarget target = options.target();
+        InetAddress bind = target.bindSourceIp() == null ? null : InetAddress.getByName(target.bindSourceIp());
+        return new CmLink(options, CmServer.listen(new InetSocketAddress(bind, target.port()), options.params().numQps()),
                 true, null);
     }
 

@@ -84,7 +84,8 @@ final class Endpoint implements AutoCloseable {
         Context ctx = Rdma.open(options.target().device());
         try {
             PortInfo port = activePort(ctx, options.target().ibPort());
-            Endpoint endpoint = create(options, ctx, port, GidChoice.of(ctx.deviceName(), port, options.target().gidIndex()).require());
+            Endpoint endpoint = create(options, ctx, port,
+                    GidChoice.of(ctx.deviceName(), port, options.target().gidIndex()).require());
             endpoint.createQueuePairs();
             return endpoint;
         } catch (RuntimeException e) {
@@ -123,8 +124,8 @@ final class Endpoint implements AutoCloseable {
         ProtectionDomain pd = ctx.allocateProtectionDomain();
         List<MemoryRegion> mrs = registerBuffers(options.params(), pd, slice);
         // one CQ for both queues: a SEND test's receive completions land next to the send completions
-        CompletionQueue cq = ctx.createCompletionQueue(Math.max(16, (sendDepth(options.params()) + receiveDepth(options.params()))
-                * numQps), null);
+        CompletionQueue cq = ctx.createCompletionQueue(
+                Math.max(16, (sendDepth(options.params()) + receiveDepth(options.params())) * numQps), null);
         int[] psns = new int[numQps];
         for (int q = 0; q < numQps; q++) {
             psns[q] = PSN_SOURCE.nextInt() & 0xffffff;

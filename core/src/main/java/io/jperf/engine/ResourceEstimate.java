@@ -24,7 +24,10 @@ public record ResourceEstimate(long bufferBytes, long heapBytes, long queueBytes
     private static final long CQE_BYTES = 64;
     private static final long QP_FIXED_BYTES = 16 * 1024;
 
-    /** One end of the test {@code p} describes (the server's end for a served request); where it runs and how it reports do not matter. */
+    /**
+     * One end of the test {@code p} describes (the server's end for a served request); where it runs and how
+     * it reports do not change it.
+     */
     public static ResourceEstimate of(TestParameters p) {
         long qps = p.numQps();
         long slice = alignUp(Math.max(p.maxMessageSize(), PAGE));

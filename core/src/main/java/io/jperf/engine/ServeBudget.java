@@ -55,7 +55,8 @@ final class ServeBudget {
         }
         double seconds = bytes * 8 / (FASTEST_GBIT_PER_SECOND * 1e9);
         if (!p.kind().isBandwidth()) {
-            seconds = Math.max(seconds, (double) p.iterations() * p.messageSizes().size() * FASTEST_ROUND_TRIP_NANOS / 1e9);
+            seconds = Math.max(seconds,
+                    (double) p.iterations() * p.messageSizes().size() * FASTEST_ROUND_TRIP_NANOS / 1e9);
         }
         return seconds;
     }

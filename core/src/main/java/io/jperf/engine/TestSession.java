@@ -381,7 +381,8 @@ final class TestSession {
                 peerParams.put(k.substring(PARAM_PREFIX.length()), v);
             }
         });
-        List<String> mismatches = TestParameters.symmetricMismatches(options.params().symmetricParameters(), peerParams);
+        List<String> mismatches = TestParameters.symmetricMismatches(options.params().symmetricParameters(),
+                peerParams);
         if (!mismatches.isEmpty()) {
             throw new TestFailedException("the peer runs with different parameters; these must be equal on both"
                     + " ends: " + String.join("; ", mismatches));

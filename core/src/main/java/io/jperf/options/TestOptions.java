@@ -361,7 +361,8 @@ public record TestOptions(TestParameters params, ConnectionTarget target, Output
             long effSize = size != null ? size : kind.defaultSize();
             int effIters = iterations != null ? iterations : kind.defaultIterations();
             int effTx = txDepth != null ? txDepth : kind.defaultTxDepth();
-            OptionsValidator.requireRange("-n/--iters", effIters, TestParameters.MIN_ITERATIONS, TestParameters.MAX_ITERATIONS);
+            OptionsValidator.requireRange("-n/--iters", effIters, TestParameters.MIN_ITERATIONS,
+                    TestParameters.MAX_ITERATIONS);
             OptionsValidator.requireRange("-t/--tx-depth", effTx, 1, TestParameters.MAX_TX_DEPTH);
             if (cqModeration != null) {
                 OptionsValidator.requireRange("-Q/--cq-mod", cqModeration, 1, TestParameters.MAX_CQ_MODERATION);

@@ -4,6 +4,7 @@ import io.jperf.options.AtomicType;
 import io.jperf.options.Connection;
 import io.jperf.options.TestKind;
 import io.jperf.options.TestOptions;
+import io.jperf.options.TestParameters;
 import java.util.Objects;
 
 /**
@@ -81,10 +82,10 @@ public record TestHeader(TestKind kind, boolean bidirectional, int postList, boo
     /** As {@link #of(TestOptions, String, int, LinkType, int, int, String, boolean)}, with the READs in flight. */
     public static TestHeader of(TestOptions options, String device, int mtuBytes, LinkType linkType, int gidIndex,
                                 int maxInlineBytes, String pcieRelaxedOrdering, boolean wrApi, int outstandingReads) {
-        return new TestHeader(options.params().kind(), options.params().bidirectional(), options.params().postList(), options.isServer(),
-                device, options.params().numQps(), "IB", options.params().connection(), false, pcieRelaxedOrdering, wrApi,
-                options.params().txDepth(), options.params().cqModeration(), mtuBytes, linkType, gidIndex, maxInlineBytes,
-                options.params().rdmaCm(), options.params().tos(), outstandingReads, options.params().rxDepth(), options.params().atomicType());
+        TestParameters p = options.params();
+        return new TestHeader(p.kind(), p.bidirectional(), p.postList(), options.isServer(), device, p.numQps(), "IB",
+                p.connection(), false, pcieRelaxedOrdering, wrApi, p.txDepth(), p.cqModeration(), mtuBytes, linkType,
+                gidIndex, maxInlineBytes, p.rdmaCm(), p.tos(), outstandingReads, p.rxDepth(), p.atomicType());
     }
 
     /** Whether perftest prints the {@code RX depth} line: a receiving verb, on the server or with {@code -b}. */
