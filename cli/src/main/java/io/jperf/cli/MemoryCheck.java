@@ -22,7 +22,7 @@ final class MemoryCheck {
     }
 
     static void require(TestOptions options, boolean bothEnds, OptionalLong available, long maxHeap) {
-        ResourceEstimate one = ResourceEstimate.of(options);
+        ResourceEstimate one = ResourceEstimate.of(options.params());
         ResourceEstimate need = bothEnds ? one.twice() : one;
         String ends = bothEnds ? " (both ends, --loopback)" : "";
         long nativeBytes = need.bufferBytes() + need.queueBytes();

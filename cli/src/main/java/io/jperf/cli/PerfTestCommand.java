@@ -5,6 +5,7 @@ import io.jperf.engine.PerfTest;
 import io.jperf.engine.PerfTestResult;
 import io.jperf.engine.StopSignal;
 import io.jperf.options.OptionsException;
+import io.jperf.options.OutputOptions;
 import io.jperf.options.TestKind;
 import io.jperf.options.TestOptions;
 import io.jperf.report.CsvReport;
@@ -35,7 +36,7 @@ final class PerfTestCommand {
         } catch (OptionsException e) {
             throw new UsageException(e.getMessage());
         }
-        if (common.peerDevice != null && !options.loopback()) {
+        if (common.peerDevice != null && !options.target().loopback()) {
             throw new UsageException("--peer-dev goes with --loopback");
         }
         if (common.peerDevice != null && common.peerDevice.isBlank()) {
@@ -51,18 +52,18 @@ final class PerfTestCommand {
         if (common.timeoutSeconds != null && common.timeoutSeconds < 1) {
             throw new UsageException("--timeout must be at least 1 second (got " + common.timeoutSeconds + ")");
         }
-        if (options.json()) {
-            OutputPaths.requireWritable(options.jsonFile(), "--out_json_file");
+        if (options.output().json()) {
+            OutputPaths.requireWritable(options.output().jsonFile(), "--out_json_file");
         }
         OutputPaths.requireWritable(common.jperfJson, "--jperf-json");
-        OutputPaths.requireWritable(options.csvFile(), "--csv");
-        OutputPaths.requireWritable(options.hlogFile(), "--hlog");
-        MemoryCheck.require(options, options.loopback());
+        OutputPaths.requireWritable(options.output().csvFile(), "--csv");
+        OutputPaths.requireWritable(options.output().hlogFile(), "--hlog");
+        MemoryCheck.require(options, options.target().loopback());
         SysfsCounters counters = common.reportCounters == null || common.json ? null
-                : openCounters(SysfsCounters.SYSFS_ROOT, options.device(), options.ibPort(), common.reportCounters,
-                PerfTestCommand::firstDevice);
+                : openCounters(SysfsCounters.SYSFS_ROOT, options.target().device(), options.target().ibPort(),
+                        common.reportCounters, PerfTestCommand::firstDevice);
         boolean cpuUtil = common.bwReport != null && common.bwReport.cpuUtil && options.isDuration()
-                && !options.runInfinitely();
+                && !options.params().runInfinitely();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         RunInfo run = CommandRunInfo.of(spec);
@@ -86,20 +87,20 @@ final class PerfTestCommand {
                 err.println("jperf: warning: " + message);
             }
         };
-        if (printer != null && options.runInfinitely() && bw != null && !bw.noPeak) {
+        if (printer != null && options.params().runInfinitely() && bw != null && !bw.noPeak) {
             out.println(" WARNING: BW peak won't be measured in this run."); // perftest's line
             out.flush();
         }
-        boolean longRun = (options.allSizes() || options.isDuration()) && !options.runInfinitely();
+        boolean longRun = (options.params().allSizes() || options.isDuration()) && !options.params().runInfinitely();
         StopSignal stop = new StopSignal();
         PerfTestResult result;
         try (ProgressIndicator progress = new ProgressIndicator(listener, err,
-                longRun && ProgressIndicator.onTerminal(), options.durationSeconds(), System::nanoTime).start();
-             StopOnSignals signals = options.runInfinitely() && !options.isServer() ? new StopOnSignals(stop) : null) {
+                longRun && ProgressIndicator.onTerminal(), options.params().durationSeconds(), System::nanoTime).start();
+             StopOnSignals signals = options.params().runInfinitely() && !options.isServer() ? new StopOnSignals(stop) : null) {
             PerfTest test = common.run.applyTo(PerfTest.of(options).listener(progress).stopSignal(stop))
                     .timeout(common.timeoutSeconds != null ? Duration.ofSeconds(common.timeoutSeconds)
                             : PerfTest.DEFAULT_TIMEOUT);
-            result = options.loopback() ? test.runLoopback(common.peerDevice) : test.run();
+            result = options.target().loopback() ? test.runLoopback(common.peerDevice) : test.run();
         }
         if (printer != null) {
             printer.finish();
@@ -136,15 +137,15 @@ final class PerfTestCommand {
      * @return the warning, or null when the files hold every size or none was asked for
      */
     static String serverFilesNote(TestOptions options, Path jperfJson, int sizesHeard, String peerVersion) {
-        boolean files = options.csvFile() != null || jperfJson != null;
-        if (!files || !options.allSizes() || !options.isServer() || options.loopback()
-                || !options.kind().isBandwidth() || options.bidirectional()
-                || sizesHeard >= options.messageSizes().size()) {
+        boolean files = options.output().csvFile() != null || jperfJson != null;
+        if (!files || !options.params().allSizes() || !options.isServer() || options.target().loopback()
+                || !options.params().kind().isBandwidth() || options.params().bidirectional()
+                || sizesHeard >= options.params().messageSizes().size()) {
             return null;
         }
         return "the client (version " + PeerText.line(peerVersion) + ") reported only its last size, as perftest's protocol"
-                + " does (a jperf client reports every size of -a), so " + (options.csvFile() != null
-                && jperfJson != null ? "--csv and --jperf-json hold" : options.csvFile() != null ? "--csv holds"
+                + " does (a jperf client reports every size of -a), so " + (options.output().csvFile() != null
+                && jperfJson != null ? "--csv and --jperf-json hold" : options.output().csvFile() != null ? "--csv holds"
                 : "--jperf-json holds") + " that one size; the client's files hold every size";
     }
 
@@ -167,7 +168,7 @@ final class PerfTestCommand {
             if (!options.isDuration()) {
                 notes.add("--cpu_util: CPU utilization works only with a timed run (-D), as in perftest; this run"
                         + " prints no CPU_Util column");
-            } else if (options.runInfinitely()) {
+            } else if (options.params().runInfinitely()) {
                 notes.add("--cpu_util: --run_infinitely rows have no CPU_Util column");
             } else if (json) {
                 notes.add("--cpu_util: the CPU_Util column is part of perftest's text, which --json replaces");
@@ -176,10 +177,10 @@ final class PerfTestCommand {
         if (bw != null && bw.reportBoth) {
             if (json) {
                 notes.add("--report-both: both sides' rows are part of perftest's text, which --json replaces");
-            } else if (!options.bidirectional()) {
+            } else if (!options.params().bidirectional()) {
                 notes.add("--report-both: only a bidirectional run (-b) has two sides to report, as in perftest;"
                         + " this run prints its one row");
-            } else if (options.allSizes()) {
+            } else if (options.params().allSizes()) {
                 notes.add("--report-both: perftest prints both sides only without -a, and so does jperf; with -a"
                         + " each row is the sum of both directions");
             }
@@ -247,7 +248,8 @@ final class PerfTestCommand {
      * @return the one line saying which limit was missed, or null when every limit given was met
      */
     static String belowLimits(TestOptions options, List<BandwidthResult> results, Double limitBw, Double limitMsgRate) {
-        boolean unidirectionalServer = options.isServer() && !options.loopback() && !options.bidirectional();
+        boolean unidirectionalServer = options.isServer() && !options.target().loopback()
+                && !options.params().bidirectional();
         if ((limitBw == null && limitMsgRate == null) || unidirectionalServer || results.isEmpty()) {
             return null;
         }
@@ -275,18 +277,20 @@ final class PerfTestCommand {
 
     /** As {@link #writeFiles(TestOptions, PerfTestResult, Path, RunInfo)}, with {@code --cpu_util}'s figure or null. */
     static void writeFiles(TestOptions options, PerfTestResult result, Path jperfJson, RunInfo run, Double cpuUtil) {
-        boolean measured = !(options.kind().isBandwidth() ? result.bandwidth() : result.latency()).isEmpty();
+        boolean bandwidth = options.params().kind().isBandwidth();
+        boolean measured = !(bandwidth ? result.bandwidth() : result.latency()).isEmpty();
+        OutputOptions output = options.output();
         try {
-            if (options.json() && measured) {
-                Files.writeString(options.jsonFile(), PerftestJson.of(options, result.header(), result.bandwidth(),
+            if (output.json() && measured) {
+                Files.writeString(output.jsonFile(), PerftestJson.of(options, result.header(), result.bandwidth(),
                         result.latency(), cpuUtil));
             }
             if (jperfJson != null) {
                 Files.writeString(jperfJson, result.toJson(run));
             }
-            if (options.csvFile() != null && measured) {
-                Files.writeString(options.csvFile(), CsvReport.comment(run) + (options.kind().isBandwidth()
-                        ? CsvReport.bandwidth(result.bandwidth()) : CsvReport.latency(result.latency())));
+            if (output.csvFile() != null && measured) {
+                Files.writeString(output.csvFile(), CsvReport.comment(run)
+                        + (bandwidth ? CsvReport.bandwidth(result.bandwidth()) : CsvReport.latency(result.latency())));
             }
         } catch (IOException e) {
             throw new UncheckedIOException("could not write the report: " + e.getMessage(), e);

@@ -47,7 +47,7 @@ final class PerftestPrinter implements TestListener {
         this.run = run;
         this.out = out;
         this.err = err;
-        this.mode = options.outputMode();
+        this.mode = options.output().outputMode();
     }
 
     @Override
@@ -172,7 +172,7 @@ final class PerftestPrinter implements TestListener {
         openTable();
         out.print(withCpuColumn(report.bandwidthRow(result, mode)));
         printCounters();
-        if (reportBoth && localPart != null && !options.allSizes()) {
+        if (reportBoth && localPart != null && !options.params().allSizes()) {
             out.print(report.bothSides(localPart, remotePart, mode));
         }
         localPart = null;
@@ -242,11 +242,11 @@ final class PerftestPrinter implements TestListener {
 
     private void openTable() {
         if (!tableOpen) {
-            String header = options.kind().isBandwidth()
-                    ? report.bandwidthTableHeader(options.reportGbits() ? BandwidthResult.Unit.GBIT_PER_SEC
+            String header = options.params().kind().isBandwidth()
+                    ? report.bandwidthTableHeader(options.params().reportGbits() ? BandwidthResult.Unit.GBIT_PER_SEC
                     : BandwidthResult.Unit.MIB_PER_SEC, mode)
                     : report.latencyTableHeader(mode);
-            if (procStat != null && options.kind().isBandwidth() && header.endsWith("\n")) {
+            if (procStat != null && options.params().kind().isBandwidth() && header.endsWith("\n")) {
                 header = header.substring(0, header.length() - 1) + "    CPU_Util[%]\n"; // perftest's title
             }
             out.print(header);

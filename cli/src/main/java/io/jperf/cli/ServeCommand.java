@@ -221,15 +221,15 @@ final class ServeCommand implements Callable<Integer> {
                 .append(LocalTime.now().truncatedTo(ChronoUnit.SECONDS)).append(' ')
                 .append(s.client().getHostAddress());
         s.options().ifPresent(o -> {
-            sb.append(' ').append(o.kind().perftestName()).append(' ').append(o.device() == null ? "(first device)" : o.device());
-            if (o.gidIndex() >= 0) {
-                sb.append(" GID ").append(o.gidIndex());
+            sb.append(' ').append(o.params().kind().perftestName()).append(' ').append(o.target().device() == null ? "(first device)" : o.target().device());
+            if (o.target().gidIndex() >= 0) {
+                sb.append(" GID ").append(o.target().gidIndex());
             }
-            if (o.rdmaCm()) {
+            if (o.params().rdmaCm()) {
                 sb.append(" -R");
             }
-            if (o.trafficClass() != 0) {
-                sb.append(" tclass ").append(o.trafficClass());
+            if (o.params().trafficClass() != 0) {
+                sb.append(" tclass ").append(o.params().trafficClass());
             }
         });
         sb.append(": ");

@@ -147,7 +147,7 @@ final class SweepCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         err.println("jperf sweep: " + plan.size() + " choice" + (plan.size() == 1 ? "" : "s") + " of "
-                + kindName(plan.base().kind()) + " against " + peer);
+                + kindName(plan.base().params().kind()) + " against " + peer);
         err.flush();
         SweepResult result = sweep.listener(new Progress(err)).run();
         RunInfo run = CommandRunInfo.of(spec);

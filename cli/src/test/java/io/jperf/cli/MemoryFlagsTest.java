@@ -18,9 +18,9 @@ class MemoryFlagsTest {
     @Test
     void hugePagesAndARegionPerQpReachTheOptions() {
         assertEquals(new BufferOptions(true, true), writeBw("-q", "2", "--mr_per_qp", "--use_hugepages", "10.0.0.2")
-                .buffers());
-        assertEquals(new BufferOptions(false, true), writeBw("-q", "2", "--mr-per-qp", "10.0.0.2").buffers());
-        assertEquals(BufferOptions.DEFAULT, writeBw("10.0.0.2").buffers());
+                .params().buffers());
+        assertEquals(new BufferOptions(false, true), writeBw("-q", "2", "--mr-per-qp", "10.0.0.2").params().buffers());
+        assertEquals(BufferOptions.DEFAULT, writeBw("10.0.0.2").params().buffers());
     }
 
     @Test

@@ -20,19 +20,19 @@ class PerftestCompatFlagsTest {
 
     @Test
     void noPeakTurnsThePeakOff() {
-        assertTrue(writeBw("10.0.0.2").peakEnabled());
+        assertTrue(writeBw("10.0.0.2").params().peakEnabled());
         TestOptions options = writeBw("-N", "10.0.0.2");
-        assertTrue(options.noPeak());
-        assertFalse(options.peakEnabled());
-        assertTrue(writeBw("--noPeak", "10.0.0.2").noPeak());
+        assertTrue(options.params().noPeak());
+        assertFalse(options.params().peakEnabled());
+        assertTrue(writeBw("--noPeak", "10.0.0.2").params().noPeak());
     }
 
     @Test
     void marginReplacesTheQuarterOfTheDuration() {
-        assertEquals(2, writeBw("-D", "8", "10.0.0.2").marginSeconds());
-        assertEquals(1, writeBw("-D", "8", "-f", "1", "10.0.0.2").marginSeconds());
-        assertEquals(0, writeBw("-D", "8", "--margin", "0", "10.0.0.2").marginSeconds());
-        assertEquals(3, writeBw("-D", "8", "-f", "3", "10.0.0.2").toBuilder().build().marginSeconds());
+        assertEquals(2, writeBw("-D", "8", "10.0.0.2").params().marginSeconds());
+        assertEquals(1, writeBw("-D", "8", "-f", "1", "10.0.0.2").params().marginSeconds());
+        assertEquals(0, writeBw("-D", "8", "--margin", "0", "10.0.0.2").params().marginSeconds());
+        assertEquals(3, writeBw("-D", "8", "-f", "3", "10.0.0.2").toBuilder().build().params().marginSeconds());
     }
 
     @Test

@@ -91,8 +91,8 @@ class PerftestJsonConsumerTest {
     void aPerftestScriptReadsWriteBwsOutJson(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("bw.json");
         TestOptions o = writeBw("-a", "--out_json", "--out_json_file", file.toString(), "10.20.0.2");
-        assertTrue(o.json());
-        assertEquals(file, o.jsonFile());
+        assertTrue(o.output().json());
+        assertEquals(file, o.output().jsonFile());
         PerfTestResult r = result(o, List.of(
                 new BandwidthResult(4096, 5000, 1873.456, 1870.123, 0.478751, BandwidthResult.Unit.MIB_PER_SEC),
                 new BandwidthResult(65536, 5000, 2371.0449, 2301.7051, 0.0368273, BandwidthResult.Unit.MIB_PER_SEC)),
@@ -124,6 +124,6 @@ class PerftestJsonConsumerTest {
     @Test
     void outJsonAloneWritesPerftestsDefaultFileName() {
         TestOptions o = writeBw("--out_json", "10.20.0.2");
-        assertEquals(Path.of("perftest_out.json"), o.jsonFile());
+        assertEquals(Path.of("perftest_out.json"), o.output().jsonFile());
     }
 }

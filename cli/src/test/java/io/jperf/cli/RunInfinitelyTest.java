@@ -48,12 +48,12 @@ class RunInfinitelyTest {
     @Test
     void theBandwidthCommandsTakeItWithPerftestsDefaults() {
         TestOptions o = options("write-bw", TestKind.WRITE_BW, "--run_infinitely", "10.0.0.2");
-        assertTrue(o.runInfinitely());
-        assertEquals(5, o.durationSeconds());
-        assertTrue(o.noPeak());
+        assertTrue(o.params().runInfinitely());
+        assertEquals(5, o.params().durationSeconds());
+        assertTrue(o.params().noPeak());
         assertEquals(3, options("write-bw", TestKind.WRITE_BW, "--run-infinitely", "-D", "3", "10.0.0.2")
-                .durationSeconds());
-        assertTrue(options("read-bw", TestKind.READ_BW, "--run_infinitely").runInfinitely(), "the server too");
+                .params().durationSeconds());
+        assertTrue(options("read-bw", TestKind.READ_BW, "--run_infinitely").params().runInfinitely(), "the server too");
     }
 
     @Test

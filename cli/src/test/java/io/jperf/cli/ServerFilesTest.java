@@ -98,12 +98,12 @@ class ServerFilesTest {
         WriteBwCommand c = parse(new WriteBwCommand(), "-a", "--csv", csv.toString());
         TestOptions o = c.common.toOptions(TestKind.WRITE_BW, c.bw);
         List<BandwidthResult> bw = new ArrayList<>();
-        for (long size : o.messageSizes()) {
+        for (long size : o.params().messageSizes()) {
             bw.add(new BandwidthResult(size, 5000, size, size / 2.0, 0.5, MIB));
         }
         PerfTestCommand.writeFiles(o, result(o, bw, List.of()), null, RUN);
         List<String> rows = csvRows(csv);
-        assertEquals(o.messageSizes().size(), rows.size(), rows.toString());
+        assertEquals(o.params().messageSizes().size(), rows.size(), rows.toString());
         assertTrue(rows.getFirst().startsWith("2,5000,") && rows.getLast().startsWith("8388608,5000,"), rows.toString());
         assertNull(PerfTestCommand.serverFilesNote(o, null, bw.size(), "6.29-jperf"));
     }
@@ -117,7 +117,7 @@ class ServerFilesTest {
                 + " client reports every size of -a), so --csv and --jperf-json hold that one size; the client's"
                 + " files hold every size", PerfTestCommand.serverFilesNote(o, Path.of("j"), 1, "6.29"));
         assertTrue(PerfTestCommand.serverFilesNote(o, null, 1, "6.06").contains("so --csv holds that one size"));
-        assertNull(PerfTestCommand.serverFilesNote(o, null, o.messageSizes().size(), "6.29"), "every size heard");
+        assertNull(PerfTestCommand.serverFilesNote(o, null, o.params().messageSizes().size(), "6.29"), "every size heard");
         ReadBwCommand read = parse(new ReadBwCommand(), "-a", "--jperf-json", "r.json");
         assertTrue(PerfTestCommand.serverFilesNote(read.common.toOptions(TestKind.READ_BW, read.bw), Path.of("r.json"),
                 1, "6.28").contains("--jperf-json holds that one size"));

@@ -62,8 +62,8 @@ class SpellingsTest {
         TestOptions dashes = parse("--out-json", "--out-json-file", "x.json", "--bind-source-ip", "10.0.0.1",
                 "--report-gbits", "10.0.0.2");
         assertEquals(underscores, dashes);
-        assertTrue(dashes.json() && dashes.reportGbits());
-        assertEquals("10.0.0.1", dashes.bindSourceIp());
+        assertTrue(dashes.output().json() && dashes.params().reportGbits());
+        assertEquals("10.0.0.1", dashes.target().bindSourceIp());
     }
 
     @Test

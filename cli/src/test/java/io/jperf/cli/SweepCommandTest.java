@@ -100,13 +100,13 @@ class SweepCommandTest {
     /** A result without a path at {@code mib} MiB/s (bw) or {@code mib} us (lat). */
     private static PerfTestResult result(SweepChoice c, double figure) {
         var o = c.options();
-        TestHeader header = TestHeader.of(o, o.device() == null ? "rxe0" : o.device(), 1024, LinkType.ETHERNET, 1,
-                o.inlineSize(), "Unsupported", false);
-        List<BandwidthResult> bw = o.kind().isBandwidth()
-                ? List.of(new BandwidthResult(o.size(), 5000, figure, figure, 0.1, BandwidthResult.Unit.MIB_PER_SEC))
+        TestHeader header = TestHeader.of(o, o.target().device() == null ? "rxe0" : o.target().device(), 1024, LinkType.ETHERNET, 1,
+                o.params().inlineSize(), "Unsupported", false);
+        List<BandwidthResult> bw = o.params().kind().isBandwidth()
+                ? List.of(new BandwidthResult(o.params().size(), 5000, figure, figure, 0.1, BandwidthResult.Unit.MIB_PER_SEC))
                 : List.of();
-        List<LatencyResult> lat = o.kind().isBandwidth() ? List.of()
-                : List.of(new LatencyResult(o.size(), 1000, figure, figure, figure, figure, 0, figure, figure));
+        List<LatencyResult> lat = o.params().kind().isBandwidth() ? List.of()
+                : List.of(new LatencyResult(o.params().size(), 1000, figure, figure, figure, figure, 0, figure, figure));
         return new PerfTestResult(o, header, List.of(), List.of(), "6.06 jperf", bw, lat, Optional.empty(),
                 List.of(), List.of());
     }
@@ -122,9 +122,9 @@ class SweepCommandTest {
         assertEquals(ExitCodes.OK, r.exitCode(), r.err());
         assertEquals(4, seen.size());
         assertEquals(Optional.of("10.20.1.2"), seen.get(3).peerAddress());
-        assertEquals("rxe1", seen.get(3).options().device());
-        assertEquals(200, seen.get(3).options().iterations(), "-n applies to every choice");
-        assertTrue(seen.get(3).options().reportGbits());
+        assertEquals("rxe1", seen.get(3).options().target().device());
+        assertEquals(200, seen.get(3).options().params().iterations(), "-n applies to every choice");
+        assertTrue(seen.get(3).options().params().reportGbits());
         assertTrue(r.out().startsWith("jperf sweep write-bw against 10.20.0.2: 4 points, 4 ran, 0 failed"), r.out());
         assertTrue(r.out().contains("<- best") && r.out().contains("<- worst"), r.out());
         List<String> progress = r.err().lines().filter(l -> l.startsWith("[")).toList();
@@ -137,7 +137,7 @@ class SweepCommandTest {
         Path json = dir.resolve("sweep.json");
         Path html = dir.resolve("sweep.html");
         Run r = run(c -> {
-            if (c.options().rdmaCm()) {
+            if (c.options().params().rdmaCm()) {
                 throw new TestFailedException("RDMA_CM_EVENT_ADDR_ERROR for 10.20.0.2\nsecond line");
             }
             return result(c, 7.5);
@@ -184,7 +184,7 @@ class SweepCommandTest {
             return result(c, 800);
         }, "write-bw", "10.20.0.2", "--rdma-cm", "on", "-T", "32");
         assertEquals(ExitCodes.OK, r.exitCode(), r.err());
-        assertEquals(Integer.valueOf(32), seen.getFirst().options().tos());
-        assertTrue(seen.getFirst().options().rdmaCm());
+        assertEquals(Integer.valueOf(32), seen.getFirst().options().params().tos());
+        assertTrue(seen.getFirst().options().params().rdmaCm());
     }
 }

@@ -1,6 +1,7 @@
 package io.jperf.doctor;
 
 import io.jperf.ffi.RdmaLibraries;
+import io.jperf.options.ConnectionTarget;
 import io.jperf.options.TestOptions;
 import io.jperf.path.NetworkView;
 import io.jperf.path.PathProbe;
@@ -178,7 +179,7 @@ public final class Doctor {
         private String device;
         private int ibPort = -1;
         private String peer;
-        private int port = TestOptions.DEFAULT_PORT;
+        private int port = ConnectionTarget.DEFAULT_PORT;
         private final List<Rail> rails = new ArrayList<>();
         private boolean qosExpected;
         private int trafficClass;

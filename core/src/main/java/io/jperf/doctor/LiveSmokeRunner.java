@@ -26,7 +26,7 @@ final class LiveSmokeRunner implements Doctor.SmokeRunner {
 
     @Override
     public SmokeResult run(TestOptions options, String servePeerAddress, Duration timeout) {
-        TestKind kind = options.kind();
+        TestKind kind = options.params().kind();
         try {
             PerfTestResult r = PerfTest.of(options).timeout(timeout).settleDelay(Duration.ZERO)
                     .warmup(Duration.ZERO).servePeerAddress(servePeerAddress).run();

@@ -2,6 +2,7 @@ package io.jperf.doctor;
 
 import io.jperf.options.TestKind;
 import io.jperf.options.TestOptions;
+import io.jperf.options.TestParameters;
 import io.jperf.path.CheckResult;
 import io.jperf.path.Evidence;
 import io.jperf.path.Severity;
@@ -46,14 +47,14 @@ final class SystemChecks {
     }
 
     /** Bytes a test's buffer registers: two slices of max(size, page) per QP, as the engine allocates. */
-    static long registeredBytes(TestOptions o) {
-        long slice = (Math.max(o.maxMessageSize(), PAGE) + PAGE - 1) / PAGE * PAGE;
-        return slice * 2 * o.numQps();
+    static long registeredBytes(TestParameters p) {
+        long slice = (Math.max(p.maxMessageSize(), PAGE) + PAGE - 1) / PAGE * PAGE;
+        return slice * 2 * p.numQps();
     }
 
     static CheckResult memlock(Sysfs sys) {
-        long defaults = registeredBytes(TestOptions.builder(TestKind.WRITE_BW).build());
-        long allSizes = registeredBytes(TestOptions.builder(TestKind.WRITE_BW).allSizes(true).build());
+        long defaults = registeredBytes(TestOptions.builder(TestKind.WRITE_BW).build().params());
+        long allSizes = registeredBytes(TestOptions.builder(TestKind.WRITE_BW).allSizes(true).build().params());
         Evidence ev = new Evidence();
         OptionalLong caps = sys.effectiveCapabilities();
         boolean ipcLock = caps.isPresent() && (caps.getAsLong() & (1L << CAP_IPC_LOCK)) != 0;

@@ -42,22 +42,22 @@ final class BandwidthMeasurement implements Measurement {
                          TestListener listener, Duration timeout, Duration warmup, StopSignal stop) {
         this.stop = stop;
         // a warm-up would send messages the receiver counts as the first size's (perftest counts every one)
-        this.warmup = options.kind().verb().usesReceives() ? Duration.ZERO : warmup;
+        this.warmup = options.params().kind().verb().usesReceives() ? Duration.ZERO : warmup;
         this.options = options;
         this.endpoint = endpoint;
         this.remote = remote;
         this.handshake = handshake;
         this.listener = listener;
         this.timeout = timeout;
-        this.unit = options.reportGbits() ? BandwidthResult.Unit.GBIT_PER_SEC : BandwidthResult.Unit.MIB_PER_SEC;
+        this.unit = options.params().reportGbits() ? BandwidthResult.Unit.GBIT_PER_SEC : BandwidthResult.Unit.MIB_PER_SEC;
     }
 
     @Override
     public Outcome run() throws IOException {
-        if (options.isServer() && !options.bidirectional() && options.kind().verb().usesReceives()) {
+        if (options.isServer() && !options.params().bidirectional() && options.params().kind().verb().usesReceives()) {
             return receive();
         }
-        if (options.isServer() && !options.bidirectional() && options.runInfinitely()) {
+        if (options.isServer() && !options.params().bidirectional() && options.params().runInfinitely()) {
             BwReport client = handshake.finishWithEvery(List.of(), peerWait());
             // perftest's client sends no report of an infinite run (its report struct is never filled in);
             // a jperf client sends its whole run's
@@ -66,7 +66,7 @@ final class BandwidthMeasurement implements Measurement {
             listener.runStopped(whole, 0, null);
             return new Outcome(whole == null ? List.of() : List.of(whole), List.of());
         }
-        if (options.isServer() && !options.bidirectional()) {
+        if (options.isServer() && !options.params().bidirectional()) {
             BwReport client = handshake.finishWithEvery(List.of(), peerWait());
             BandwidthResult result = toResult(client);
             listener.bandwidth(result);
@@ -86,23 +86,24 @@ final class BandwidthMeasurement implements Measurement {
                 QueuePair qp = endpoint.qps().get(q);
                 postFns[q] = qp.postSendFunction();
                 qps[q] = qp.handle();
-                lists[q] = new WorkRequestList(arena, Measurement.opcode(options), options.postList(),
+                lists[q] = new WorkRequestList(arena, Measurement.opcode(options), options.params().postList(),
                         endpoint.sendAddress(q),
-                        (int) options.size(), endpoint.lkey(q), remote.get(q).vaddr(), remote.get(q).rkey(), false);
+                        (int) options.params().size(), endpoint.lkey(q), remote.get(q).vaddr(),
+                        remote.get(q).rkey(), false);
             }
-            int stamps = options.peakEnabled() ? options.iterations() * numQps : 0;
+            int stamps = options.params().peakEnabled() ? options.params().iterations() * numQps : 0;
             BandwidthLoop loop = new BandwidthLoop(postFns, qps, lists, endpoint.cq().pollFunction(),
                     endpoint.cq().handle(), new CompletionBatch(arena, 16), stamps, timeout.toNanos());
-            List<Long> sizes = options.messageSizes();
+            List<Long> sizes = options.params().messageSizes();
             if (!warmup.isZero()) {
                 setSize(lists, sizes.getFirst());
                 warmUp(loop, JitWarmup.of(warmup, timeout));
             }
-            if (options.runInfinitely()) {
-                setSize(lists, options.size());
+            if (options.params().runInfinitely()) {
+                setSize(lists, options.params().size());
                 handshake.beforeMeasurement();
-                listener.measuring(options.size());
-                BandwidthResult whole = runInfinitely(loop, options.size());
+                listener.measuring(options.params().size());
+                BandwidthResult whole = runInfinitely(loop, options.params().size());
                 handshake.finishWithEvery(List.of(new BwReport(whole.sizeBytes(), whole.iterations(), whole.peak(),
                         whole.average(), whole.messageRateMpps())), peerWait());
                 return new Outcome(List.of(whole), List.of());
@@ -138,9 +139,9 @@ final class BandwidthMeasurement implements Measurement {
      * (the interval cut short by the stop counts in the whole run, not as a row).
      */
     private BandwidthResult runInfinitely(BandwidthLoop loop, long size) {
-        long interval = Duration.ofSeconds(options.durationSeconds()).toNanos();
-        String what = options.kind().verb().displayName() + " of " + size + " bytes (--run_infinitely)";
-        loop.startInfinite(options.txDepth(), options.cqModeration());
+        long interval = Duration.ofSeconds(options.params().durationSeconds()).toNanos();
+        String what = options.params().kind().verb().displayName() + " of " + size + " bytes (--run_infinitely)";
+        loop.startInfinite(options.params().txDepth(), options.params().cqModeration());
         long nanos = 0;
         long completed = 0;
         while (!stop.requested()) {
@@ -183,7 +184,7 @@ final class BandwidthMeasurement implements Measurement {
                 throw Measurement.failure("posting " + endpoint.receiveDepth() + " receives per QP (ibv_post_recv)",
                         loop.errors(), false, timeout);
             }
-            List<Long> sizes = options.messageSizes();
+            List<Long> sizes = options.params().messageSizes();
             for (int i = 0; i < sizes.size(); i++) {
                 long size = sizes.get(i);
                 handshake.beforeMeasurement();
@@ -201,16 +202,16 @@ final class BandwidthMeasurement implements Measurement {
     }
 
     private BandwidthResult receiveOne(ReceiveLoop loop, long size, int numQps) {
-        String what = "receiving " + options.kind().verb().displayName() + "s of " + size + " bytes";
+        String what = "receiving " + options.params().kind().verb().displayName() + "s of " + size + " bytes";
         if (options.isDuration()) {
-            long margin = Duration.ofSeconds(options.marginSeconds()).toNanos();
-            long sample = Duration.ofSeconds(options.durationSeconds()).toNanos() - 2 * margin;
+            long margin = Duration.ofSeconds(options.params().marginSeconds()).toNanos();
+            long sample = Duration.ofSeconds(options.params().durationSeconds()).toNanos() - 2 * margin;
             if (!loop.runDuration(margin, sample, margin)) {
                 throw Measurement.failure(what, loop.errors(), loop.stalled(), timeout);
             }
             return BandwidthStats.fromElapsed(loop.sampleNanos(), loop.sampleReceived(), size, unit);
         }
-        if (!loop.runIterations((long) options.iterations() * numQps)) {
+        if (!loop.runIterations((long) options.params().iterations() * numQps)) {
             throw Measurement.failure(what, loop.errors(), loop.stalled(), timeout);
         }
         return BandwidthStats.fromElapsed(Math.max(1, loop.lastReceiveNanos() - loop.firstReceiveNanos()),
@@ -225,8 +226,8 @@ final class BandwidthMeasurement implements Measurement {
         long start = System.nanoTime();
         long compiled = plan.compiled();
         while (true) {
-            if (!loop.runDuration(0, plan.sliceNanos(), 0, options.txDepth(), options.cqModeration())) {
-                throw Measurement.failure(options.kind().verb().displayName() + " warm-up", loop.errors(), loop.stalled(), timeout);
+            if (!loop.runDuration(0, plan.sliceNanos(), 0, options.params().txDepth(), options.params().cqModeration())) {
+                throw Measurement.failure(options.params().kind().verb().displayName() + " warm-up", loop.errors(), loop.stalled(), timeout);
             }
             long now = plan.compiled();
             long elapsed = System.nanoTime() - start;
@@ -257,20 +258,20 @@ final class BandwidthMeasurement implements Measurement {
 
     private BandwidthResult measure(BandwidthLoop loop, long size, int numQps) {
         if (options.isDuration()) {
-            long margin = Duration.ofSeconds(options.marginSeconds()).toNanos();
-            long sample = Duration.ofSeconds(options.durationSeconds()).toNanos() - 2 * margin;
-            if (!loop.runDuration(margin, sample, margin, options.txDepth(), options.cqModeration())) {
-                throw Measurement.failure(options.kind().verb().displayName() + " of " + size + " bytes", loop.errors(), loop.stalled(), timeout);
+            long margin = Duration.ofSeconds(options.params().marginSeconds()).toNanos();
+            long sample = Duration.ofSeconds(options.params().durationSeconds()).toNanos() - 2 * margin;
+            if (!loop.runDuration(margin, sample, margin, options.params().txDepth(), options.params().cqModeration())) {
+                throw Measurement.failure(options.params().kind().verb().displayName() + " of " + size + " bytes", loop.errors(), loop.stalled(), timeout);
             }
             return BandwidthStats.fromElapsed(loop.sampleNanos(), loop.sampleCompleted(), size, unit);
         }
-        boolean peak = options.peakEnabled();
-        if (!loop.runIterations(options.iterations(), options.txDepth(), options.cqModeration(), peak)) {
-            throw Measurement.failure(options.kind().verb().displayName() + " of " + size + " bytes", loop.errors(), loop.stalled(), timeout);
+        boolean peak = options.params().peakEnabled();
+        if (!loop.runIterations(options.params().iterations(), options.params().txDepth(), options.params().cqModeration(), peak)) {
+            throw Measurement.failure(options.params().kind().verb().displayName() + " of " + size + " bytes", loop.errors(), loop.stalled(), timeout);
         }
         if (peak) {
-            return BandwidthStats.compute(loop.postTimestamps(), loop.completionTimestamps(), options.iterations(),
-                    numQps, size, options.cqModeration(), options.postList(), unit);
+            return BandwidthStats.compute(loop.postTimestamps(), loop.completionTimestamps(), options.params().iterations(),
+                    numQps, size, options.params().cqModeration(), options.params().postList(), unit);
         }
         long first = loop.firstPostNanos();
         return BandwidthStats.fromElapsed(loop.lastCompletionNanos() - first, loop.totalCompleted(), size, unit);
@@ -286,15 +287,15 @@ final class BandwidthMeasurement implements Measurement {
      * run's server waits until its client stops (at most about 24 days, the longest socket timeout).
      */
     private Duration peerWait() {
-        if (options.runInfinitely()) {
+        if (options.params().runInfinitely()) {
             return Duration.ofMillis(Integer.MAX_VALUE);
         }
         if (options.isDuration()) {
-            return timeout.plusSeconds(2L * options.durationSeconds());
+            return timeout.plusSeconds(2L * options.params().durationSeconds());
         }
         double bytes = 0;
-        for (long size : options.messageSizes()) {
-            bytes += (double) size * options.iterations() * options.numQps();
+        for (long size : options.params().messageSizes()) {
+            bytes += (double) size * options.params().iterations() * options.params().numQps();
         }
         return timeout.plusSeconds((long) Math.ceil(bytes / FLOOR_BYTES_PER_SECOND));
     }

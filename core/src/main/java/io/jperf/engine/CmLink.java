@@ -10,6 +10,7 @@ import io.jperf.cm.CmPath;
 import io.jperf.cm.CmServer;
 import io.jperf.cm.QpResources;
 import io.jperf.cm.QpSetup;
+import io.jperf.options.ConnectionTarget;
 import io.jperf.options.TestOptions;
 import io.jperf.path.GidChoice;
 import io.jperf.verbs.Context;
@@ -57,8 +58,9 @@ final class CmLink implements AutoCloseable {
 
     /** A server with a listener of its own on the options' port (the test QPs of a {@code jperf serve} test). */
     static CmLink listen(TestOptions options) throws IOException {
-        InetAddress bind = options.bindSourceIp() == null ? null : InetAddress.getByName(options.bindSourceIp());
-        return new CmLink(options, CmServer.listen(new InetSocketAddress(bind, options.port()), options.numQps()),
+        ConnectionTarget target = options.target();
+        InetAddress bind = target.bindSourceIp() == null ? null : InetAddress.getByName(target.bindSourceIp());
+        return new CmLink(options, CmServer.listen(new InetSocketAddress(bind, target.port()), options.params().numQps()),
                 true, null);
     }
 
@@ -69,7 +71,7 @@ final class CmLink implements AutoCloseable {
 
     /** @param destination the peer's RDMA address to connect to; null: the server host */
     static CmLink client(TestOptions options, String destination) {
-        return new CmLink(options, null, false, destination != null ? destination : options.serverHost());
+        return new CmLink(options, null, false, destination != null ? destination : options.target().serverHost());
     }
 
     /** Connects or accepts the test QPs; returns the endpoint (QPs in RTS) and adds what to warn about. */
@@ -84,13 +86,13 @@ final class CmLink implements AutoCloseable {
             }
             return new QpResources(endpoint.protectionDomain(), endpoint.cq(), endpoint.cq(), endpoint.capabilities());
         };
-        CmOptions cmOptions = CmOptions.perftest().withTos(options.tos());
-        if (options.kind().verb().usesOutstandingReads()) {
-            cmOptions = cmOptions.withOutstandingReads(options.outstandingReads() > 0 ? options.outstandingReads()
+        CmOptions cmOptions = CmOptions.perftest().withTos(options.params().tos());
+        if (options.params().kind().verb().usesOutstandingReads()) {
+            cmOptions = cmOptions.withOutstandingReads(options.params().outstandingReads() > 0 ? options.params().outstandingReads()
                     : CmOptions.DEVICE_MAXIMUM);
         }
         if (server != null) {
-            connections = server.accept(options.numQps(), setup, cmOptions, timeout);
+            connections = server.accept(options.params().numQps(), setup, cmOptions, timeout);
         } else {
             connections = connectWithRetries(setup, cmOptions, timeout);
         }
@@ -108,12 +110,12 @@ final class CmLink implements AutoCloseable {
      * for them once both ends passed the synchronisation before it.
      */
     private CmConnections connectWithRetries(QpSetup setup, CmOptions cmOptions, Duration timeout) throws IOException {
-        InetSocketAddress peer = new InetSocketAddress(InetAddress.getByName(destination), options.port());
-        InetAddress source = bindSource();
+        InetSocketAddress peer = new InetSocketAddress(InetAddress.getByName(destination), options.target().port());
+        InetAddress source = bindSource(options.target());
         long deadline = System.nanoTime() + timeout.toNanos();
         for (int attempt = 1; ; attempt++) {
             try {
-                return CmClient.connect(peer, source, options.numQps(), setup, cmOptions,
+                return CmClient.connect(peer, source, options.params().numQps(), setup, cmOptions,
                         Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
             } catch (CmException e) {
                 endpoint = null;
@@ -144,25 +146,25 @@ final class CmLink implements AutoCloseable {
     /**
      * The CM id is bound to a source address whenever one is known, so the kernel routes from it
      * (policy routing by source picks the rail): --bind_source_ip, else the address of the GID
-     * that -d / -x select.
+     * that -d / -x select (it opens the target's device to find it).
      */
-    private InetAddress bindSource() throws IOException {
-        if (options.bindSourceIp() != null) {
-            return InetAddress.getByName(options.bindSourceIp());
+    private static InetAddress bindSource(ConnectionTarget target) throws IOException {
+        if (target.bindSourceIp() != null) {
+            return InetAddress.getByName(target.bindSourceIp());
         }
-        if (options.device() == null && options.gidIndex() < 0) {
+        if (target.device() == null && target.gidIndex() < 0) {
             return null;
         }
-        try (Context ctx = Rdma.open(options.device())) {
-            var port = ctx.queryPort(options.ibPort());
-            return GidChoice.of(ctx.deviceName(), port, options.gidIndex()).require()
+        try (Context ctx = Rdma.open(target.device())) {
+            var port = ctx.queryPort(target.ibPort());
+            return GidChoice.of(ctx.deviceName(), port, target.gidIndex()).require()
                     .flatMap(GidEntry::ipAddress).filter(a -> !a.isLinkLocalAddress()).orElse(null);
         }
     }
 
     private void check(CmPath path, List<String> warnings) {
-        if (options.device() != null && !options.device().equals(path.device())) {
-            warnings.add("-d " + options.device() + " was asked, but RDMA CM resolved the route through "
+        if (options.target().device() != null && !options.target().device().equals(path.device())) {
+            warnings.add("-d " + options.target().device() + " was asked, but RDMA CM resolved the route through "
                     + path.device() + ": " + path.describe());
         } else if (!path.route().consistent()) {
             warnings.add("RDMA CM path: " + path.describe());

@@ -3,6 +3,7 @@ package io.jperf.engine;
 import io.jperf.options.BufferOptions;
 import io.jperf.options.Connection;
 import io.jperf.options.TestOptions;
+import io.jperf.options.TestParameters;
 import io.jperf.path.GidChoice;
 import io.jperf.verbs.Access;
 import io.jperf.verbs.AddressVector;
@@ -73,17 +74,18 @@ final class Endpoint implements AutoCloseable {
         this.sliceSize = sliceSize;
         this.pd = pd;
         this.mrs = List.copyOf(mrs);
-        this.layout = new BufferLayout(options.numQps(), sliceSize, options.buffers().mrPerQp());
+        this.layout = new BufferLayout(options.params().numQps(), sliceSize, options.params().buffers().mrPerQp());
         this.cq = cq;
         this.psns = psns;
     }
 
     /** Opens the device named by the options, creates every object and moves the QPs to INIT. */
     static Endpoint open(TestOptions options) {
-        Context ctx = Rdma.open(options.device());
+        Context ctx = Rdma.open(options.target().device());
         try {
-            PortInfo port = activePort(ctx, options.ibPort());
-            Endpoint endpoint = create(options, ctx, port, GidChoice.of(ctx.deviceName(), port, options.gidIndex()).require());
+            PortInfo port = activePort(ctx, options.target().ibPort());
+            Endpoint endpoint = create(options, ctx, port,
+                    GidChoice.of(ctx.deviceName(), port, options.target().gidIndex()).require());
             endpoint.createQueuePairs();
             return endpoint;
         } catch (RuntimeException e) {
@@ -115,15 +117,15 @@ final class Endpoint implements AutoCloseable {
     }
 
     private static Endpoint create(TestOptions options, Context ctx, PortInfo port, Optional<GidEntry> gid) {
-        int inline = inlineSize(options, ctx);
-        int reads = outstandingReads(options, ctx);
-        long slice = alignUp(Math.max(options.maxMessageSize(), PAGE), PAGE);
-        int numQps = options.numQps();
+        int inline = inlineSize(options.params(), ctx);
+        int reads = outstandingReads(options.params(), ctx);
+        long slice = alignUp(Math.max(options.params().maxMessageSize(), PAGE), PAGE);
+        int numQps = options.params().numQps();
         ProtectionDomain pd = ctx.allocateProtectionDomain();
-        List<MemoryRegion> mrs = registerBuffers(options, pd, slice);
+        List<MemoryRegion> mrs = registerBuffers(options.params(), pd, slice);
         // one CQ for both queues: a SEND test's receive completions land next to the send completions
-        CompletionQueue cq = ctx.createCompletionQueue(Math.max(16, (sendDepth(options) + receiveDepth(options))
-                * numQps), null);
+        CompletionQueue cq = ctx.createCompletionQueue(
+                Math.max(16, (sendDepth(options.params()) + receiveDepth(options.params())) * numQps), null);
         int[] psns = new int[numQps];
         for (int q = 0; q < numQps; q++) {
             psns[q] = PSN_SOURCE.nextInt() & 0xffffff;
@@ -135,15 +137,15 @@ final class Endpoint implements AutoCloseable {
      * Each QP's send and receive slices: in one region, or with {@code --mr_per_qp} in a region per QP as
      * perftest; from huge pages with {@code --use_hugepages}. The regions belong to the PD (closed with it).
      */
-    private static List<MemoryRegion> registerBuffers(TestOptions options, ProtectionDomain pd, long slice) {
-        BufferOptions buffers = options.buffers();
-        BufferLayout layout = new BufferLayout(options.numQps(), slice, buffers.mrPerQp());
+    private static List<MemoryRegion> registerBuffers(TestParameters p, ProtectionDomain pd, long slice) {
+        BufferOptions buffers = p.buffers();
+        BufferLayout layout = new BufferLayout(p.numQps(), slice, buffers.mrPerQp());
         long size = layout.regionSize();
         List<MemoryRegion> mrs = new ArrayList<>(layout.regions());
         try {
             for (int r = 0; r < layout.regions(); r++) {
-                mrs.add(buffers.hugePages() ? pd.allocateHugePagesAndRegister(size, regionAccess(options))
-                        : pd.allocateAndRegister(size, PAGE, regionAccess(options)));
+                mrs.add(buffers.hugePages() ? pd.allocateHugePagesAndRegister(size, regionAccess(p))
+                        : pd.allocateAndRegister(size, PAGE, regionAccess(p)));
             }
         } catch (RuntimeException e) {
             mrs.forEach(MemoryRegion::close);
@@ -154,43 +156,43 @@ final class Endpoint implements AutoCloseable {
     }
 
     /** What the peer may do to the buffer: write and read, and atomics in atomic tests (perftest's flags). */
-    private static Set<Access> regionAccess(TestOptions options) {
+    private static Set<Access> regionAccess(TestParameters p) {
         Set<Access> access = EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE, Access.REMOTE_READ);
-        if (options.kind().verb().isAtomic()) {
+        if (p.kind().verb().isAtomic()) {
             access.add(Access.REMOTE_ATOMIC);
         }
         return access;
     }
 
-    private static int sendDepth(TestOptions options) {
-        return options.kind().isBandwidth() ? options.txDepth() : 1;
+    private static int sendDepth(TestParameters p) {
+        return p.kind().isBandwidth() ? p.txDepth() : 1;
     }
 
     /** Receive work requests per QP: {@code -r} for verbs that receive, else 1 (the verbs minimum jperf asks for). */
-    private static int receiveDepth(TestOptions options) {
-        return options.kind().verb().usesReceives() ? options.rxDepth() : 1;
+    private static int receiveDepth(TestParameters p) {
+        return p.kind().verb().usesReceives() ? p.rxDepth() : 1;
     }
 
     /**
      * perftest's {@code -o}: for READ the requested count, or the device's {@code max_qp_rd_atom} when none was
      * given or the request is above it; 1 for the other verbs.
      */
-    private static int outstandingReads(TestOptions options, Context ctx) {
-        if (!options.kind().verb().usesOutstandingReads()) {
+    private static int outstandingReads(TestParameters p, Context ctx) {
+        if (!p.kind().verb().usesOutstandingReads()) {
             return 1;
         }
         int max = Math.max(1, ctx.maxOutstandingReads());
-        int asked = options.outstandingReads();
+        int asked = p.outstandingReads();
         return asked <= 0 || asked > max ? max : asked;
     }
 
     private QpType qpType() {
-        return options.connection() == Connection.UC ? QpType.UC : QpType.RC;
+        return options.params().connection() == Connection.UC ? QpType.UC : QpType.RC;
     }
 
     /** The QP sizes this test needs (the CM creates its QPs with these too). */
     QpCapabilities capabilities() {
-        return new QpCapabilities(sendDepth(options), receiveDepth(options), 1, 1, inlineSize);
+        return new QpCapabilities(sendDepth(options.params()), receiveDepth(options.params()), 1, 1, inlineSize);
     }
 
     ProtectionDomain protectionDomain() {
@@ -199,19 +201,19 @@ final class Endpoint implements AutoCloseable {
 
     private void createQueuePairs() {
         Set<Access> remote = qpType() == QpType.RC
-                ? regionAccess(options)
+                ? regionAccess(options.params())
                 : EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE);
-        for (int q = 0; q < options.numQps(); q++) {
+        for (int q = 0; q < options.params().numQps(); q++) {
             QueuePair qp = pd.createQueuePair(qpType(), cq, cq, capabilities());
-            qp.modifyToInit(options.ibPort(), remote);
+            qp.modifyToInit(options.target().ibPort(), remote);
             qps.add(qp);
         }
     }
 
     /** Takes the QPs RDMA CM created on this endpoint's PD and connected (RTS). */
     void adoptQueuePairs(List<QueuePair> connected) {
-        if (!qps.isEmpty() || connected.size() != options.numQps()) {
-            throw new IllegalStateException("expected " + options.numQps() + " connected QPs, got " + connected.size());
+        if (!qps.isEmpty() || connected.size() != options.params().numQps()) {
+            throw new IllegalStateException("expected " + options.params().numQps() + " connected QPs, got " + connected.size());
         }
         qps.addAll(connected);
         for (int q = 0; q < connected.size(); q++) {
@@ -219,14 +221,14 @@ final class Endpoint implements AutoCloseable {
         }
     }
 
-    private static int inlineSize(TestOptions options, Context ctx) {
-        if (!options.kind().verb().inlineAllowed()) {
+    private static int inlineSize(TestParameters p, Context ctx) {
+        if (!p.kind().verb().inlineAllowed()) {
             return 0;
         }
-        if (options.inlineSizeExplicit() || options.kind().isBandwidth()) {
-            return options.inlineSize();
+        if (p.inlineSizeExplicit() || p.kind().isBandwidth()) {
+            return p.inlineSize();
         }
-        return ctx.query().vendorId() == MELLANOX_VENDOR ? options.kind().verb().knownNicLatencyInline() : 0;
+        return ctx.query().vendorId() == MELLANOX_VENDOR ? p.kind().verb().knownNicLatencyInline() : 0;
     }
 
     private static long alignUp(long value, long alignment) {
@@ -235,7 +237,7 @@ final class Endpoint implements AutoCloseable {
 
     /** This side's MTU before agreeing with the peer: {@code -m} or the port's active MTU. */
     Mtu localMtu() {
-        return options.mtu() != null ? Mtu.fromBytes(options.mtu()) : port.activeMtu();
+        return options.params().mtu() != null ? Mtu.fromBytes(options.params().mtu()) : port.activeMtu();
     }
 
     /** What this side sends the peer for QP {@code q}: where to write, with which key, and how to reach it. */
@@ -262,13 +264,13 @@ final class Endpoint implements AutoCloseable {
         for (int q = 0; q < qps.size(); q++) {
             KeyMessage r = remote.get(q);
             Optional<Gid> remoteGid = gid.isPresent() && r.hasGid() ? Optional.of(Gid.of(r.gid())) : Optional.empty();
-            AddressVector av = new AddressVector(r.lid(), options.serviceLevel(), options.ibPort(), remoteGid,
-                    gid.map(GidEntry::index).orElse(0), 0xff, options.trafficClass(), 0);
+            AddressVector av = new AddressVector(r.lid(), options.params().serviceLevel(), options.target().ibPort(), remoteGid,
+                    gid.map(GidEntry::index).orElse(0), 0xff, options.params().trafficClass(), 0);
             QueuePair qp = qps.get(q);
             // as perftest: our responder resources are our -o, our reads in flight at most the peer's -o
             int requesterReads = Math.max(1, Math.min(r.outReads(), outstandingReads));
             qp.modifyToRtr(new RtrAttributes(pathMtu, r.qpn(), r.psn(), outstandingReads, 12, av));
-            qp.modifyToRts(new RtsAttributes(psns[q], options.qpTimeout(), 7, 7, requesterReads));
+            qp.modifyToRts(new RtsAttributes(psns[q], options.params().qpTimeout(), 7, 7, requesterReads));
         }
     }
 
@@ -308,7 +310,7 @@ final class Endpoint implements AutoCloseable {
 
     /** The receive work requests kept posted per QP ({@code -r}); 0 when the verb does not receive. */
     int receiveDepth() {
-        return options.kind().verb().usesReceives() ? options.rxDepth() : 0;
+        return options.params().kind().verb().usesReceives() ? options.params().rxDepth() : 0;
     }
 
     /** The outstanding RDMA READs per QP this end grants and uses ({@code -o}); 1 when the verb has none. */

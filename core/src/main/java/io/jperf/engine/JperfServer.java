@@ -125,22 +125,22 @@ public final class JperfServer implements AutoCloseable {
     static JperfServer listen(TestOptions base, RunSettings settings, ServeLimits limits) {
         Objects.requireNonNull(limits, "limits");
         if (!base.isServer()) {
-            throw new IllegalArgumentException("a serving test has no server host (got " + base.serverHost() + ")");
+            throw new IllegalArgumentException("a serving test has no server host (got " + base.target().serverHost() + ")");
         }
         InetAddress bind;
         try {
-            bind = base.bindSourceIp() == null ? null : InetAddress.getByName(base.bindSourceIp());
+            bind = base.target().bindSourceIp() == null ? null : InetAddress.getByName(base.target().bindSourceIp());
         } catch (UnknownHostException e) {
-            throw new OptionsException("--bind " + base.bindSourceIp() + ": not an address of this host, and it does"
+            throw new OptionsException("--bind " + base.target().bindSourceIp() + ": not an address of this host, and it does"
                     + " not resolve");
         }
         ControlListener listener;
         try {
-            listener = ControlChannel.listen(base.port(), bind);
+            listener = ControlChannel.listen(base.target().port(), bind);
         } catch (IOException e) {
             boolean notOurs = e.getCause() instanceof java.net.BindException b && b.getMessage() != null
                     && b.getMessage().contains("assign requested address");
-            throw new ListenFailedException(notOurs ? "cannot listen on " + base.bindSourceIp() + " port " + base.port()
+            throw new ListenFailedException(notOurs ? "cannot listen on " + base.target().bindSourceIp() + " port " + base.target().port()
                     + ": not an address of this host (`ip -br addr` lists them; --bind takes one of them)"
                     : e.getMessage(), e);
         }
@@ -450,7 +450,7 @@ public final class JperfServer implements AutoCloseable {
                         + " (GIDs with an IP here: " + describeGids() + "); check that the address is on the"
                         + " RoCE netdev (`ip -br addr`) and that the port is up (`jperf devices -v`)", null, null);
             } else {
-                builder.device(base.device()).gidIndex(base.gidIndex());
+                builder.device(base.target().device()).gidIndex(base.target().gidIndex());
             }
             if (location.isPresent()) {
                 builder.bindSourceIp(target.getHostAddress());
@@ -461,11 +461,11 @@ public final class JperfServer implements AutoCloseable {
             } catch (OptionsException e) {
                 throw new ServeRefusedException("the client's request is not valid: " + e.getMessage(), e, null);
             }
-            ServeBudget.check(requested, limits);
+            ServeBudget.check(requested.params(), limits);
             options = requested;
             try {
                 synchronized (this) {
-                    if (options.rdmaCm()) {
+                    if (options.params().rdmaCm()) {
                         cm = CmLink.listen(options);
                     } else {
                         endpoint = Endpoint.open(options);
@@ -499,7 +499,7 @@ public final class JperfServer implements AutoCloseable {
             }
             GidLocation l = location.get();
             try (PathProbe probe = PathProbe.live()) {
-                return probe.probe(l.device(), l.port(), l.gid(), client, new TrafficClass(options.trafficClass()));
+                return probe.probe(l.device(), l.port(), l.gid(), client, new TrafficClass(options.params().trafficClass()));
             } catch (IOException | RuntimeException e) {
                 return null;
             }

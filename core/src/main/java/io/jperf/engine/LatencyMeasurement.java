@@ -54,24 +54,24 @@ final class LatencyMeasurement implements Measurement {
 
     @Override
     public Outcome run() throws IOException {
-        Verb verb = options.kind().verb();
+        Verb verb = options.params().kind().verb();
         if (!verb.latencyIsPingPong() && options.isServer()) {
             handshake.finish(null, requesterWait());
             return new Outcome(List.of(), List.of());
         }
         Measurement.requireAtomicAlignment(options, remote);
         List<LatencyResult> results = new ArrayList<>();
-        LatencyHistogramLog hlog = new LatencyHistogramLog(Instant.now(), "jperf " + options.kind().commandName()
-                + (options.kind().verb().latencyIsPingPong() ? ": half round-trip latency" : ": round-trip latency"),
+        LatencyHistogramLog hlog = new LatencyHistogramLog(Instant.now(), "jperf " + options.params().kind().commandName()
+                + (options.params().kind().verb().latencyIsPingPong() ? ": half round-trip latency" : ": round-trip latency"),
                 List.of(RunInfo.embedded().line()));
         try (Arena arena = Arena.ofConfined()) {
             QueuePair qp = endpoint.qps().getFirst();
             KeyMessage peer = remote.getFirst();
             WorkRequestList write = new WorkRequestList(arena, Measurement.opcode(options), 1, endpoint.sendAddress(0),
-                    (int) options.size(), endpoint.lkey(0), peer.vaddr(), peer.rkey(), false);
+                    (int) options.params().size(), endpoint.lkey(0), peer.vaddr(), peer.rkey(), false);
             int capacity = options.isDuration()
-                    ? (int) Math.min(MAX_DURATION_STAMPS, DURATION_STAMPS_PER_SECOND * options.durationSeconds())
-                    : Math.max(options.iterations(), warmupRounds);
+                    ? (int) Math.min(MAX_DURATION_STAMPS, DURATION_STAMPS_PER_SECOND * options.params().durationSeconds())
+                    : Math.max(options.params().iterations(), warmupRounds);
             LatencyLoop loop;
             if (verb.usesReceives()) {
                 ReceiveRequestList receives = new ReceiveRequestList(arena, 0, endpoint.receiveDepth(),
@@ -90,7 +90,7 @@ final class LatencyMeasurement implements Measurement {
             }
             // the write ping-pong's server moves first, the send ping-pong's client
             boolean first = options.isServer() != verb.clientStartsPingPong();
-            List<Long> sizes = options.messageSizes();
+            List<Long> sizes = options.params().messageSizes();
             if (warmupRounds > 0) {
                 if (verb.usesReceives()) {
                     handshake.beforeMeasurement(); // both jperf ends: receives posted before the warm-up sends
@@ -105,11 +105,11 @@ final class LatencyMeasurement implements Measurement {
                 boolean ok;
                 Instant start = Instant.now();
                 if (options.isDuration()) {
-                    long margin = Duration.ofSeconds(options.marginSeconds()).toNanos();
-                    long sample = Duration.ofSeconds(options.durationSeconds()).toNanos() - 2 * margin;
+                    long margin = Duration.ofSeconds(options.params().marginSeconds()).toNanos();
+                    long sample = Duration.ofSeconds(options.params().durationSeconds()).toNanos() - 2 * margin;
                     ok = loop.runDuration(margin, sample, margin, size, first);
                 } else {
-                    ok = loop.runIterations(options.iterations(), size, first);
+                    ok = loop.runIterations(options.params().iterations(), size, first);
                 }
                 Instant end = Instant.now();
                 if (!ok) {
@@ -121,7 +121,7 @@ final class LatencyMeasurement implements Measurement {
                 if (!options.isDuration()) {
                     listener.latencySamples(size, new LatencySamples(loop.timestamps(), (int) loop.rounds(), rttFactor));
                 }
-                LatencyResult result = stats.toResult(size, options.isDuration() ? loop.rounds() : options.iterations());
+                LatencyResult result = stats.toResult(size, options.isDuration() ? loop.rounds() : options.params().iterations());
                 results.add(result);
                 hlog.add(size, start, end, stats.histogram());
                 listener.latency(result);
@@ -129,8 +129,8 @@ final class LatencyMeasurement implements Measurement {
             }
         }
         handshake.finish(null, verb.usesReceives() ? requesterWait() : timeout);
-        if (options.hlogFile() != null) {
-            hlog.write(options.hlogFile());
+        if (options.output().hlogFile() != null) {
+            hlog.write(options.output().hlogFile());
         }
         return new Outcome(List.of(), results);
     }
@@ -154,7 +154,7 @@ final class LatencyMeasurement implements Measurement {
 
     private void warmUpRounds(LatencyLoop loop, int rounds, int size, boolean first) {
         if (rounds > 0 && !loop.runIterations(rounds, size, first)) {
-            throw Measurement.failure(what(options.kind().verb()) + " warm-up", loop.errors(), loop.stalled(), timeout);
+            throw Measurement.failure(what(options.params().kind().verb()) + " warm-up", loop.errors(), loop.stalled(), timeout);
         }
     }
 
@@ -165,10 +165,10 @@ final class LatencyMeasurement implements Measurement {
     /** How long a server that does not take part in the loop waits for the client's closing exchange. */
     private Duration requesterWait() {
         if (options.isDuration()) {
-            return timeout.plusSeconds(2L * options.durationSeconds());
+            return timeout.plusSeconds(2L * options.params().durationSeconds());
         }
         // a floor of 1 ms per request, far below any working path
-        long requests = (long) options.iterations() * options.messageSizes().size() + warmupRounds;
+        long requests = (long) options.params().iterations() * options.params().messageSizes().size() + warmupRounds;
         return timeout.plusMillis(requests);
     }
 

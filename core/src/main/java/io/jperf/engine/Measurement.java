@@ -15,11 +15,11 @@ interface Measurement {
 
     /** The work request opcode of the test's verb (for ATOMIC: of its {@code -A} operation). */
     static io.jperf.datapath.WorkRequestList.Opcode opcode(io.jperf.options.TestOptions options) {
-        return switch (options.kind().verb()) {
+        return switch (options.params().kind().verb()) {
             case WRITE -> io.jperf.datapath.WorkRequestList.Opcode.RDMA_WRITE;
             case READ -> io.jperf.datapath.WorkRequestList.Opcode.RDMA_READ;
             case SEND -> io.jperf.datapath.WorkRequestList.Opcode.SEND;
-            case ATOMIC -> options.atomicType() == io.jperf.options.AtomicType.CMP_AND_SWAP
+            case ATOMIC -> options.params().atomicType() == io.jperf.options.AtomicType.CMP_AND_SWAP
                     ? io.jperf.datapath.WorkRequestList.Opcode.ATOMIC_CMP_AND_SWP
                     : io.jperf.datapath.WorkRequestList.Opcode.ATOMIC_FETCH_AND_ADD;
         };
@@ -31,7 +31,7 @@ interface Measurement {
      */
     static void requireAtomicAlignment(io.jperf.options.TestOptions options,
                                        List<io.jperf.wire.KeyMessage> remote) {
-        if (!options.kind().verb().isAtomic()) {
+        if (!options.params().kind().verb().isAtomic()) {
             return;
         }
         for (io.jperf.wire.KeyMessage k : remote) {

@@ -146,16 +146,16 @@ public final class PerfTest {
 
     /** Runs the test as client (a server host is set) or server, and returns its result. */
     public PerfTestResult run() {
-        if (options.loopback()) {
+        if (options.target().loopback()) {
             throw new IllegalStateException("a loopback test has two ends: use runLoopback");
         }
         try {
-            if (options.rdmaCm()) {
+            if (options.params().rdmaCm()) {
                 return runWithRdmaCm();
             }
             if (options.isServer()) {
                 // listen before touching the device, so a client started right after us finds the port open
-                try (Rendezvous rendezvous = Rendezvous.listen(options, bindAddress(), options.port());
+                try (Rendezvous rendezvous = Rendezvous.listen(options, bindAddress(), options.target().port());
                      Endpoint endpoint = Endpoint.open(options)) {
                     return new TestSession(options, endpoint, null, rendezvous.accept(settings.timeout()), settings).run();
                 }
@@ -176,7 +176,7 @@ public final class PerfTest {
      */
     private PerfTestResult runWithRdmaCm() throws IOException {
         if (options.isServer()) {
-            try (Rendezvous rendezvous = Rendezvous.listen(options, bindAddress(), options.port())) {
+            try (Rendezvous rendezvous = Rendezvous.listen(options, bindAddress(), options.target().port())) {
                 ControlChannel channel = rendezvous.accept(settings.timeout());
                 try (CmLink cm = CmLink.accepting(options, rendezvous.cmListener())) {
                     return new TestSession(options, null, cm, channel, settings).run();
@@ -202,8 +202,8 @@ public final class PerfTest {
      */
     public PerfTestResult runLoopback(String serverDevice) {
         TestOptions serverOptions = options.toBuilder().loopback(false)
-                .device(serverDevice != null ? serverDevice : options.device()).build();
-        if (options.rdmaCm()) {
+                .device(serverDevice != null ? serverDevice : options.target().device()).build();
+        if (options.params().rdmaCm()) {
             return runLoopbackWithRdmaCm(serverOptions);
         }
         try (ControlListener listening = ControlChannel.listen(0, InetAddress.getLoopbackAddress())) {
@@ -223,8 +223,8 @@ public final class PerfTest {
     /** -R in one process: RDMA CM needs the server's RDMA address, so both ends meet on its GID's IP. */
     private PerfTestResult runLoopbackWithRdmaCm(TestOptions serverOptions) {
         String serverIp;
-        try (io.jperf.verbs.Context ctx = io.jperf.verbs.Rdma.open(serverOptions.device())) {
-            serverIp = io.jperf.verbs.GidSelection.perftestDefault(ctx.queryPort(serverOptions.ibPort()))
+        try (io.jperf.verbs.Context ctx = io.jperf.verbs.Rdma.open(serverOptions.target().device())) {
+            serverIp = io.jperf.verbs.GidSelection.perftestDefault(ctx.queryPort(serverOptions.target().ibPort()))
                     .flatMap(io.jperf.verbs.GidEntry::ipAddress).map(InetAddress::getHostAddress)
                     .orElseThrow(() -> new io.jperf.verbs.RdmaUnavailableException("-R --loopback needs an IP address"
                             + " on the server device's netdev (RDMA CM resolves routes between IP addresses)"));
@@ -275,6 +275,6 @@ public final class PerfTest {
     }
 
     private InetAddress bindAddress() throws IOException {
-        return options.bindSourceIp() == null ? null : InetAddress.getByName(options.bindSourceIp());
+        return options.target().bindSourceIp() == null ? null : InetAddress.getByName(options.target().bindSourceIp());
     }
 }

@@ -65,8 +65,8 @@ final class Rendezvous implements AutoCloseable {
      */
     static Rendezvous listen(TestOptions options, InetAddress bind, int port) throws IOException {
         CmServer cm = null;
-        if (options.rdmaCm()) {
-            cm = CmServer.listen(new InetSocketAddress(bind, port), options.numQps() + 1);
+        if (options.params().rdmaCm()) {
+            cm = CmServer.listen(new InetSocketAddress(bind, port), options.params().numQps() + 1);
         } else if (port != 0) {
             cm = optionalCmListener(bind, port);
         }
@@ -136,8 +136,8 @@ final class Rendezvous implements AutoCloseable {
      * @throws ProtocolException when no server answered in time
      */
     static ControlChannel connect(TestOptions options, InetAddress bind, Duration timeout) throws IOException {
-        String host = options.serverHost();
-        InetSocketAddress server = new InetSocketAddress(host, options.port());
+        String host = options.target().serverHost();
+        InetSocketAddress server = new InetSocketAddress(host, options.target().port());
         if (server.isUnresolved()) {
             throw new java.net.UnknownHostException("cannot resolve server host '" + host + "'");
         }
@@ -147,7 +147,7 @@ final class Rendezvous implements AutoCloseable {
         while (true) {
             Duration left = Duration.ofNanos(Math.max(1_000_000, deadline - System.nanoTime()));
             Duration attempt = left.compareTo(OTHER_MODE_AFTER) < 0 ? left : OTHER_MODE_AFTER;
-            if (options.rdmaCm()) {
+            if (options.params().rdmaCm()) {
                 try {
                     return ControlChannel.over(CmControlTransport.connect(server, bind, timeout), Role.CLIENT, timeout);
                 } catch (CmException e) {
@@ -156,14 +156,14 @@ final class Rendezvous implements AutoCloseable {
                     }
                     lastCm = e;
                 }
-                Optional<ControlChannel> tcpPeer = probeTcp(host, options.port(), bind, attempt, timeout);
+                Optional<ControlChannel> tcpPeer = probeTcp(host, options.target().port(), bind, attempt, timeout);
                 if (tcpPeer.isPresent()) {
                     return otherMode(tcpPeer.get(), options, "TCP (without -R)", "run both ends with -R, or both without");
                 }
                 pause(attempt, deadline);
             } else {
                 try {
-                    return ControlChannel.connect(host, options.port(), bind, attempt);
+                    return ControlChannel.connect(host, options.target().port(), bind, attempt);
                 } catch (ProtocolException e) {
                     lastTcp = e;
                 }
@@ -173,8 +173,8 @@ final class Rendezvous implements AutoCloseable {
                 }
             }
             if (System.nanoTime() - deadline > 0) {
-                String what = "no server answered on " + host + ":" + options.port() + " within "
-                        + ControlChannel.seconds(timeout) + " (tried " + (options.rdmaCm() ? "RDMA CM, then TCP"
+                String what = "no server answered on " + host + ":" + options.target().port() + " within "
+                        + ControlChannel.seconds(timeout) + " (tried " + (options.params().rdmaCm() ? "RDMA CM, then TCP"
                         : "TCP, then RDMA CM") + "); is the server side running?";
                 if (lastCm != null) {
                     throw new ProtocolException(what + " Last RDMA CM error: " + lastCm.getMessage(), lastCm);
@@ -199,9 +199,9 @@ final class Rendezvous implements AutoCloseable {
             return channel;
         }
         channel.abandon();
-        throw new TestFailedException("the server at " + options.serverHost() + ":" + options.port() + " is perftest "
+        throw new TestFailedException("the server at " + options.target().serverHost() + ":" + options.target().port() + " is perftest "
                 + version.text() + " using " + theirMode + ", while this client uses "
-                + (options.rdmaCm() ? "RDMA CM (-R)" : "TCP (without -R)") + ": " + fix);
+                + (options.params().rdmaCm() ? "RDMA CM (-R)" : "TCP (without -R)") + ": " + fix);
     }
 
     private static Optional<ControlChannel> probeTcp(String host, int port, InetAddress bind, Duration wait,

@@ -1,7 +1,7 @@
 package io.jperf.engine;
 
 import io.jperf.options.TestKind;
-import io.jperf.options.TestOptions;
+import io.jperf.options.TestParameters;
 
 import java.util.Locale;
 
@@ -24,22 +24,25 @@ public record ResourceEstimate(long bufferBytes, long heapBytes, long queueBytes
     private static final long CQE_BYTES = 64;
     private static final long QP_FIXED_BYTES = 16 * 1024;
 
-    /** One end of the test {@code o} describes (the server's end for a served request). */
-    public static ResourceEstimate of(TestOptions o) {
-        long qps = o.numQps();
-        long slice = alignUp(Math.max(o.maxMessageSize(), PAGE));
+    /**
+     * One end of the test {@code p} describes (the server's end for a served request); where it runs and how
+     * it reports do not change it.
+     */
+    public static ResourceEstimate of(TestParameters p) {
+        long qps = p.numQps();
+        long slice = alignUp(Math.max(p.maxMessageSize(), PAGE));
         long buffer = slice * 2 * qps;
         long heap;
-        if (o.kind().isBandwidth()) {
-            heap = o.peakEnabled() ? 2L * Long.BYTES * o.iterations() * qps : 0;
+        if (p.kind().isBandwidth()) {
+            heap = p.peakEnabled() ? 2L * Long.BYTES * p.iterations() * qps : 0;
         } else {
-            long samples = o.isDuration()
+            long samples = p.isDuration()
                     ? Math.min(LatencyMeasurement.MAX_DURATION_STAMPS,
-                            LatencyMeasurement.DURATION_STAMPS_PER_SECOND * o.durationSeconds())
-                    : Math.max(o.iterations(), RunSettings.LATENCY_WARMUP_ROUNDS);
+                            LatencyMeasurement.DURATION_STAMPS_PER_SECOND * p.durationSeconds())
+                    : Math.max(p.iterations(), RunSettings.LATENCY_WARMUP_ROUNDS);
             heap = 2L * Long.BYTES * samples; // the stamps and their differences
         }
-        long depth = o.kind() == TestKind.WRITE_BW ? o.txDepth() : 1;
+        long depth = p.kind() == TestKind.WRITE_BW ? p.txDepth() : 1;
         long queues = qps * (depth * WQE_BYTES + QP_FIXED_BYTES) + Math.max(16, depth * qps) * CQE_BYTES;
         return new ResourceEstimate(buffer, heap, queues);
     }

@@ -1,6 +1,6 @@
 package io.jperf.engine;
 
-import io.jperf.options.TestOptions;
+import io.jperf.options.TestParameters;
 
 import java.util.Locale;
 
@@ -20,42 +20,43 @@ final class ServeBudget {
     }
 
     /** @throws ServeRefusedException naming the product, the limit and what to lower */
-    static void check(TestOptions o, ServeLimits limits) {
-        ResourceEstimate need = ResourceEstimate.of(o);
+    static void check(TestParameters p, ServeLimits limits) {
+        ResourceEstimate need = ResourceEstimate.of(p);
         if (need.totalBytes() > limits.maxMemoryBytes()) {
             throw refuse("the test needs " + ResourceEstimate.format(need.totalBytes()) + " on the server ("
                     + need.describe() + "), over its --max-memory " + ResourceEstimate.format(limits.maxMemoryBytes())
                     + ": use a smaller -s, fewer -q, a smaller -t or fewer -n");
         }
         long maxSeconds = limits.maxDuration().toSeconds();
-        if (o.isDuration()) {
-            if (o.durationSeconds() > maxSeconds) {
-                throw refuse("-D " + o.durationSeconds() + " is longer than the server's --max-duration " + maxSeconds
+        if (p.isDuration()) {
+            if (p.durationSeconds() > maxSeconds) {
+                throw refuse("-D " + p.durationSeconds() + " is longer than the server's --max-duration " + maxSeconds
                         + " s");
             }
             return;
         }
-        double least = leastSeconds(o);
+        double least = leastSeconds(p);
         if (least > maxSeconds) {
             throw refuse(String.format(Locale.ROOT, "-n %d over %s takes at least %.0f s even at %d Gb/s, longer"
-                    + " than the server's --max-duration %d s: use fewer -n or -D", o.iterations(),
-                    o.allSizes() ? "every size (-a)" : o.size() + " B x " + o.numQps() + " QP(s)", least,
+                    + " than the server's --max-duration %d s: use fewer -n or -D", p.iterations(),
+                    p.allSizes() ? "every size (-a)" : p.size() + " B x " + p.numQps() + " QP(s)", least,
                     FASTEST_GBIT_PER_SECOND, maxSeconds));
         }
     }
 
     /** The least time a counted test could take: its bytes at the fastest rate, or its round trips. */
-    static double leastSeconds(TestOptions o) {
+    static double leastSeconds(TestParameters p) {
         double bytes = 0;
-        for (long size : o.messageSizes()) {
-            bytes += (double) size * o.iterations() * o.numQps();
+        for (long size : p.messageSizes()) {
+            bytes += (double) size * p.iterations() * p.numQps();
         }
-        if (o.bidirectional()) {
+        if (p.bidirectional()) {
             bytes *= 2;
         }
         double seconds = bytes * 8 / (FASTEST_GBIT_PER_SECOND * 1e9);
-        if (!o.kind().isBandwidth()) {
-            seconds = Math.max(seconds, (double) o.iterations() * o.messageSizes().size() * FASTEST_ROUND_TRIP_NANOS / 1e9);
+        if (!p.kind().isBandwidth()) {
+            seconds = Math.max(seconds,
+                    (double) p.iterations() * p.messageSizes().size() * FASTEST_ROUND_TRIP_NANOS / 1e9);
         }
         return seconds;
     }

@@ -45,39 +45,39 @@ final class ServeRequest {
     /** As {@link #fields(TestOptions, String)}, naming the client's GID ({@code gid} null: not known yet, -R). */
     static Map<String, String> fields(TestOptions o, String peerAddress, byte[] gid) {
         Map<String, String> f = new LinkedHashMap<>();
-        f.put("serve.kind", o.kind().name());
-        f.put("serve.connection", o.connection().name());
-        f.put("serve.size", Long.toString(o.size()));
-        f.put("serve.all_sizes", Boolean.toString(o.allSizes()));
-        f.put("serve.iterations", Integer.toString(o.iterations()));
-        f.put("serve.duration", Integer.toString(o.durationSeconds()));
-        f.put("serve.qps", Integer.toString(o.numQps()));
-        f.put("serve.bidirectional", Boolean.toString(o.bidirectional()));
-        f.put("serve.tx_depth", Integer.toString(o.txDepth()));
-        f.put("serve.post_list", Integer.toString(o.postList()));
-        if (o.cqModerationExplicit()) {
-            f.put("serve.cq_moderation", Integer.toString(o.cqModeration()));
+        f.put("serve.kind", o.params().kind().name());
+        f.put("serve.connection", o.params().connection().name());
+        f.put("serve.size", Long.toString(o.params().size()));
+        f.put("serve.all_sizes", Boolean.toString(o.params().allSizes()));
+        f.put("serve.iterations", Integer.toString(o.params().iterations()));
+        f.put("serve.duration", Integer.toString(o.params().durationSeconds()));
+        f.put("serve.qps", Integer.toString(o.params().numQps()));
+        f.put("serve.bidirectional", Boolean.toString(o.params().bidirectional()));
+        f.put("serve.tx_depth", Integer.toString(o.params().txDepth()));
+        f.put("serve.post_list", Integer.toString(o.params().postList()));
+        if (o.params().cqModerationExplicit()) {
+            f.put("serve.cq_moderation", Integer.toString(o.params().cqModeration()));
         }
-        if (o.inlineSizeExplicit()) {
-            f.put("serve.inline", Integer.toString(o.inlineSize()));
+        if (o.params().inlineSizeExplicit()) {
+            f.put("serve.inline", Integer.toString(o.params().inlineSize()));
         }
-        if (o.rxDepth() > 0) {
-            f.put("serve.rx_depth", Integer.toString(o.rxDepth()));
+        if (o.params().rxDepth() > 0) {
+            f.put("serve.rx_depth", Integer.toString(o.params().rxDepth()));
         }
-        if (o.atomicType() != null) {
-            f.put("serve.atomic_type", o.atomicType().name());
+        if (o.params().atomicType() != null) {
+            f.put("serve.atomic_type", o.params().atomicType().name());
         }
-        if (o.mtu() != null) {
-            f.put("serve.mtu", o.mtu().toString());
+        if (o.params().mtu() != null) {
+            f.put("serve.mtu", o.params().mtu().toString());
         }
-        f.put("serve.sl", Integer.toString(o.serviceLevel()));
-        f.put("serve.tclass", Integer.toString(o.trafficClass()));
-        f.put("serve.qp_timeout", Integer.toString(o.qpTimeout()));
-        f.put("serve.rdma_cm", Boolean.toString(o.rdmaCm()));
-        if (o.tos() != null) {
-            f.put("serve.tos", o.tos().toString());
+        f.put("serve.sl", Integer.toString(o.params().serviceLevel()));
+        f.put("serve.tclass", Integer.toString(o.params().trafficClass()));
+        f.put("serve.qp_timeout", Integer.toString(o.params().qpTimeout()));
+        f.put("serve.rdma_cm", Boolean.toString(o.params().rdmaCm()));
+        if (o.params().tos() != null) {
+            f.put("serve.tos", o.params().tos().toString());
         }
-        f.put("serve.report_gbits", Boolean.toString(o.reportGbits()));
+        f.put("serve.report_gbits", Boolean.toString(o.params().reportGbits()));
         if (peerAddress != null) {
             f.put(ADDRESS, peerAddress);
         }
@@ -135,7 +135,7 @@ final class ServeRequest {
     static TestOptions.Builder apply(Map<String, String> f, TestOptions server) {
         TestKind kind = enumField(f, "serve.kind", TestKind.class);
         TestOptions.Builder b = TestOptions.builder(kind)
-                .port(server.port()).ibPort(server.ibPort()).outputMode(server.outputMode())
+                .port(server.target().port()).ibPort(server.target().ibPort()).outputMode(server.output().outputMode())
                 .connection(enumField(f, "serve.connection", Connection.class))
                 .size(longField(f, "serve.size")).allSizes(boolField(f, "serve.all_sizes"))
                 .iterations(intField(f, "serve.iterations")).durationSeconds(intField(f, "serve.duration"))

@@ -1,6 +1,7 @@
 package io.jperf.engine;
 
 import io.jperf.options.TestOptions;
+import io.jperf.options.TestParameters;
 import io.jperf.result.EndpointInfo;
 import io.jperf.result.LinkType;
 import io.jperf.result.TestHeader;
@@ -35,8 +36,6 @@ final class TestSession {
     private static final int CACHE_LINE = 64;
     private static final String PARAM_PREFIX = "param.";
     private static final String WARMUP_FIELD = "latency.warmup_rounds";
-    /** perftest's {@code -D} default, which its 6.28 negotiation sends when no duration was given. */
-    private static final int PERFTEST_DEFAULT_DURATION = 5;
 
     private TestOptions options;
     private CmLink cm;
@@ -129,13 +128,13 @@ final class TestSession {
         PerftestHandshake handshake = opener != null ? agreeAsServed() : agree();
         try (handshake) {
             Mtu localMtu = cm != null
-                    ? (options.mtu() != null ? Mtu.fromBytes(options.mtu()) : Mtu.MTU_4096)
+                    ? (options.params().mtu() != null ? Mtu.fromBytes(options.params().mtu()) : Mtu.MTU_4096)
                     : endpoint.localMtu();
             if (cm == null && localMtu.bytes() > endpoint.port().activeMtu().bytes()) {
                 warn("-m " + localMtu.bytes() + " is above the port's active MTU " + endpoint.port().activeMtu().bytes()
                         + " (on RoCE it follows the netdev MTU); the QP may refuse it");
             }
-            if (cm == null && options.gidIndex() < 0) {
+            if (cm == null && options.target().gidIndex() < 0) {
                 endpoint.gid().filter(g -> g.gid().isLinkLocal()).ifPresent(g -> warn("no IPv4-mapped RoCE v2 GID on "
                         + endpoint.context().deviceName() + " port " + endpoint.port().number() + ": using link-local GID "
                         + g.index() + " as perftest would; give " + g.netdev().orElse("the RoCE netdev")
@@ -168,7 +167,7 @@ final class TestSession {
                 endpoint.connect(remoteKeys, pathMtu);
             }
             remoteKeys = handshake.confirmQpKeys(localKeys);
-            Optional<PathReport> path = PathStage.run(endpoint, remoteKeys.getFirst(), options.trafficClass(), jperfPeer,
+            Optional<PathReport> path = PathStage.run(endpoint, remoteKeys.getFirst(), options.params().trafficClass(), jperfPeer,
                     channel, qosExpected);
             path.ifPresent(listener::path);
             handshake.barrier();
@@ -181,7 +180,7 @@ final class TestSession {
             List<EndpointInfo> remote = remoteKeys.stream().map(k -> k.toEndpointInfo(-1)).toList();
             listener.connected(header, local, remote);
 
-            Measurement measurement = options.kind().isBandwidth()
+            Measurement measurement = options.params().kind().isBandwidth()
                     ? new BandwidthMeasurement(options, endpoint, remoteKeys, handshake, listener, timeout,
                             settings.warmup(), settings.stop())
                     : new LatencyMeasurement(options, endpoint, remoteKeys, handshake, listener, timeout,
@@ -200,8 +199,8 @@ final class TestSession {
     /** Version and jperf extension as the client or a one-test server; returns the handshake to go on with. */
     private PerftestHandshake agree() throws IOException {
         boolean versionKnown = channel.remoteVersion() != null;
-        PerftestHandshake handshake = versionKnown ? PerftestHandshake.afterVersion(channel, options)
-                : new PerftestHandshake(channel, options, settleDelay);
+        PerftestHandshake handshake = versionKnown ? PerftestHandshake.afterVersion(channel, options.params())
+                : new PerftestHandshake(channel, options.params(), settleDelay);
         try {
             PerftestVersion remote = versionKnown ? channel.remoteVersion() : handshake.exchangeVersion();
             String servePeer = settings.servePeerAddress();
@@ -225,7 +224,7 @@ final class TestSession {
                 if ("1".equals(theirs.get(EveryReport.FIELD))) {
                     handshake.shareEveryReport();
                 }
-            } else if (options.rdmaCm() != channel.overRdmaCm()) {
+            } else if (options.params().rdmaCm() != channel.overRdmaCm()) {
                 throw modeMismatch(remote);
             } else if (servePeer != null) {
                 warn("the peer is perftest " + remote.text() + ": it uses its own device, whatever " + servePeer + " asks");
@@ -256,7 +255,7 @@ final class TestSession {
         }
         checkParameters(theirs);
         latencyWarmupRounds = Math.min(ourWarmupRounds(), parseRounds(theirs.get(WARMUP_FIELD)));
-        PerftestHandshake handshake = PerftestHandshake.afterVersion(channel, options);
+        PerftestHandshake handshake = PerftestHandshake.afterVersion(channel, options.params());
         if ("1".equals(theirs.get(EveryReport.FIELD))) {
             handshake.shareEveryReport();
         }
@@ -300,7 +299,7 @@ final class TestSession {
     /** A perftest peer that meets this end over the other control transport: name it and its mode. */
     private TestFailedException modeMismatch(PerftestVersion remote) {
         String theirs = channel.overRdmaCm() ? "RDMA CM (-R)" : "TCP (without -R)";
-        String ours = options.rdmaCm() ? "-R" : "without -R";
+        String ours = options.params().rdmaCm() ? "-R" : "without -R";
         String who = options.isServer() ? "a perftest " + remote.text() + " client connected with " + theirs
                 : "the server is perftest " + remote.text() + " using " + theirs;
         return new TestFailedException(who + ", but this end runs " + ours + ": run both ends with -R, or both without");
@@ -315,21 +314,11 @@ final class TestSession {
         if (endpoint != null) {
             maxReads = endpoint.context().maxOutstandingReads();
         } else {
-            try (io.jperf.verbs.Context device = io.jperf.verbs.Rdma.open(options.device())) {
+            try (io.jperf.verbs.Context device = io.jperf.verbs.Rdma.open(options.target().device())) {
                 maxReads = device.maxOutstandingReads();
             }
         }
-        // perftest's test_method: RUN_REGULAR 0, RUN_ALL 1, RUN_INFINITELY 2
-        ParameterNegotiation ours = new ParameterNegotiation(options.runInfinitely() ? 2 : options.allSizes() ? 1 : 0,
-                options.connection() == io.jperf.options.Connection.UC ? 1 : 0, options.kind().verb().perftestCode(),
-                options.kind().isBandwidth() ? 1 : 0,
-                options.atomicType() != null ? options.atomicType().perftestCode() : 0,
-                options.durationSeconds() > 0 ? 1 : 0,
-                options.reportGbits() ? 0 : 1,
-                options.allSizes() ? ParameterNegotiation.ALL_SIZES_MAX : options.size(),
-                options.durationSeconds() > 0 ? 0 : options.iterations(), options.numQps(),
-                options.durationSeconds() > 0 ? options.durationSeconds() : PERFTEST_DEFAULT_DURATION, options.rdmaCm(),
-                maxReads);
+        ParameterNegotiation ours = ParameterNegotiation.of(options.params(), maxReads);
         List<String> mismatches = ours.mismatches(channel.exchangeNegotiation(ours));
         if (!mismatches.isEmpty()) {
             throw new TestFailedException("the peer (perftest " + remote.text() + ") runs with different parameters;"
@@ -381,7 +370,7 @@ final class TestSession {
         Map<String, String> fields = new LinkedHashMap<>();
         fields.put(WARMUP_FIELD, Integer.toString(ourWarmupRounds()));
         fields.put(EveryReport.FIELD, "1");
-        options.symmetricParameters().forEach((k, v) -> fields.put(PARAM_PREFIX + k, v));
+        options.params().symmetricParameters().forEach((k, v) -> fields.put(PARAM_PREFIX + k, v));
         return fields;
     }
 
@@ -392,7 +381,8 @@ final class TestSession {
                 peerParams.put(k.substring(PARAM_PREFIX.length()), v);
             }
         });
-        List<String> mismatches = TestOptions.symmetricMismatches(options.symmetricParameters(), peerParams);
+        List<String> mismatches = TestParameters.symmetricMismatches(options.params().symmetricParameters(),
+                peerParams);
         if (!mismatches.isEmpty()) {
             throw new TestFailedException("the peer runs with different parameters; these must be equal on both"
                     + " ends: " + String.join("; ", mismatches));
@@ -417,7 +407,7 @@ final class TestSession {
                         + "IPv4-mapped, the peer's " + theirs + " is " + (theirs.isIpv4Mapped() ? "" : "not ")
                         + "IPv4-mapped; choose GIDs of the same kind on both ends with -x (`jperf devices -v`"
                         + " lists them; prefer the RoCE v2 GID of the IPv4 address)",
-                        null, PathStage.localVerdicts(endpoint, theirs, options.trafficClass(), qosExpected));
+                        null, PathStage.localVerdicts(endpoint, theirs, options.params().trafficClass(), qosExpected));
             }
         }
     }

@@ -247,7 +247,7 @@ public final class MatrixAgent implements AutoCloseable {
         }
         TestOptions o = TestOptions.builder(r.bandwidth() ? TestKind.WRITE_BW : TestKind.WRITE_LAT).size(r.size())
                 .durationSeconds(r.durationSeconds()).serverHost(server).build();
-        long need = ResourceEstimate.of(o).totalBytes();
+        long need = ResourceEstimate.of(o.params()).totalBytes();
         if (need > limits.maxMemoryBytes()) {
             throw new OptionsException("the test needs " + ResourceEstimate.format(need) + ", beyond this agent's"
                     + " --max-memory " + ResourceEstimate.format(limits.maxMemoryBytes()));

@@ -1,158 +1,31 @@
 package io.jperf.options;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 
 /**
- * The parameters of one perftest-compatible test, validated. Build with {@link #builder(TestKind)}: unset
- * values take perftest 6.06's defaults for the kind and the derived values are applied as perftest does
- * (TX depth capped at the iteration count, CQ moderation forced to 1 above 8192 bytes unless {@code -Q}
- * was given, CQ moderation capped at the TX depth, a post list sets CQ moderation to its length unless
- * {@code -Q} was given). The canonical constructor checks every invariant, so an instance is always valid.
- * Immutable and thread-safe.
+ * One perftest-compatible test as this side runs it, validated: the {@link TestParameters} both ends must agree
+ * on, the {@link ConnectionTarget} (where to connect, which local device, port and GID) and the
+ * {@link OutputOptions} (how this side reports). Build with {@link #builder(TestKind)}: unset values take
+ * perftest 6.06's defaults for the kind and the derived values are applied as perftest does (TX depth capped
+ * at the iteration count, CQ moderation forced to 1 above 8192 bytes unless {@code -Q} was given, CQ
+ * moderation capped at the TX depth, a post list sets CQ moderation to its length unless {@code -Q} was
+ * given). Each part checks its own invariants; the canonical constructor checks those that span them (an
+ * {@code --output} mode must suit the kind, {@code --run_infinitely} does not run {@code --loopback}), so an
+ * instance is always valid. Immutable and thread-safe.
  *
- * @param kind which perftest program this mirrors
- * @param connection {@code -c}: RC or UC (UC for bandwidth only)
- * @param serverHost the positional host argument; null means this side is the server
- * @param port {@code -p}: TCP control port (and rdma_cm port)
- * @param device {@code -d}: RDMA device name; null means the first device found
- * @param ibPort {@code -i}: port number on the device
- * @param size {@code -s}: message size in bytes (ignored for the size list when {@code allSizes})
- * @param allSizes {@code -a}: run every size 2^1 .. 2^23
- * @param iterations {@code -n}: iterations per QP and size
- * @param durationSeconds {@code -D}: run for this many seconds instead of iterations; 0 = off
- * @param numQps {@code -q}: number of QPs (1 for latency)
- * @param bidirectional {@code -b}: both sides send (bandwidth only)
- * @param txDepth {@code -t}: send queue depth, after capping at the iteration count
- * @param postList {@code -l}: work requests per post call (bandwidth only)
- * @param cqModeration {@code -Q}: signal one completion every this many work requests (effective value)
- * @param cqModerationExplicit whether {@code -Q} was given
- * @param inlineSize {@code -I}: maximum inline size in bytes
- * @param inlineSizeExplicit whether {@code -I} was given (perftest uses 220 for latency only on NICs it
- *     recognises and 0 otherwise; a runtime may lower an implicit value to what the device supports)
- * @param mtu {@code -m}: path MTU in bytes; null means the port's active MTU
- * @param gidIndex {@code -x}: GID index; -1 means no GRH on IB and automatic choice on Ethernet
- * @param serviceLevel {@code -S}: IB service level
- * @param trafficClass {@code --tclass}: GRH traffic class
- * @param qpTimeout {@code -u}: QP local ACK timeout exponent (4.096 us * 2^n)
- * @param rdmaCm {@code -R}: connect the test QPs with rdma_cm
- * @param tos {@code -T}: rdma_cm type of service; null means not set (only with {@code -R})
- * @param reportGbits {@code --report_gbits}: report Gb/s (10^9 bit) instead of MiB/s
- * @param outputMode {@code --output}: print only one number
- * @param json {@code --out_json}: write a JSON report
- * @param jsonFile {@code --out_json_file}: where to write it (non-null when {@code json})
- * @param csvFile where to write a CSV report; null = none
- * @param hlogFile where to write an HdrHistogram log of latency samples; null = none
- * @param bindSourceIp {@code --bind_source_ip}: local address for the control socket; null = any
- * @param loopback run both ends in this process
- * @param outstandingReads {@code -o}: outstanding RDMA READs per QP (read tests); 0 means the device's
- *     {@code max_qp_rd_atom}, as perftest
- * @param rxDepth {@code -r/--rx-depth}: receive work requests kept posted per QP (send tests, effective value:
- *     perftest's 512 capped at the iteration count and made even); 0 for verbs without receives
- * @param noPeak {@code -N}: do not measure the peak bandwidth (bandwidth tests)
- * @param margin {@code -f}: the {@code -D} warm-up and cool-down margin in seconds; -1 (perftest's default)
- *     means a quarter of the duration
- * @param atomicType {@code -A/--atomic_type}: the operation of an atomic test (perftest's default
- *     {@link AtomicType#FETCH_AND_ADD}); null for the other kinds
- * @param buffers perftest's {@code --use_hugepages} and {@code --mr_per_qp}
- * @param runInfinitely {@code --run_infinitely}: a bandwidth client writes until it is stopped, one row per
- *     {@code -D} interval (perftest's default 5 s), no peak; its server waits for it
+ * @param params the test both ends run
+ * @param target where this side connects, or serves, and on which local device, port and GID
+ * @param output how this side reports the results
  */
-public record TestOptions(
-        TestKind kind,
-        Connection connection,
-        String serverHost,
-        int port,
-        String device,
-        int ibPort,
-        long size,
-        boolean allSizes,
-        int iterations,
-        int durationSeconds,
-        int numQps,
-        boolean bidirectional,
-        int txDepth,
-        int postList,
-        int cqModeration,
-        boolean cqModerationExplicit,
-        int inlineSize,
-        boolean inlineSizeExplicit,
-        Integer mtu,
-        int gidIndex,
-        int serviceLevel,
-        int trafficClass,
-        int qpTimeout,
-        boolean rdmaCm,
-        Integer tos,
-        boolean reportGbits,
-        OutputMode outputMode,
-        boolean json,
-        Path jsonFile,
-        Path csvFile,
-        Path hlogFile,
-        String bindSourceIp,
-        boolean loopback,
-        int outstandingReads,
-        int rxDepth,
-        boolean noPeak,
-        int margin,
-        AtomicType atomicType,
-        boolean runInfinitely,
-        BufferOptions buffers) {
+public record TestOptions(TestParameters params, ConnectionTarget target, OutputOptions output) {
 
-    /** perftest's default control port. */
-    public static final int DEFAULT_PORT = 18515;
-    /** perftest's default QP timeout exponent. */
-    public static final int DEFAULT_QP_TIMEOUT = 14;
-    /** perftest's default CQ moderation. */
-    public static final int DEFAULT_CQ_MODERATION = 100;
-    /** Above this message size perftest disables CQ moderation unless {@code -Q} is given. */
-    public static final long CQ_MODERATION_SIZE_LIMIT = 8192;
-    /** Above this iteration count perftest stops computing the peak bandwidth. */
-    public static final int PEAK_ITERATION_LIMIT = 20000;
-    /** Largest size of {@code -a}: 2^23. */
-    public static final long MAX_ALL_SIZE = 1L << 23;
-    /** perftest's {@code -D} default, the interval of {@code --run_infinitely} when no {@code -D} is given. */
-    public static final int DEFAULT_INFINITE_INTERVAL = 5;
-    /** perftest's default JSON file name. */
-    public static final Path DEFAULT_JSON_FILE = Path.of("perftest_out.json");
-
-    static final int MIN_ITERATIONS = 5;
-    static final int MAX_ITERATIONS = 100_000_000;
-    static final int MAX_QPS = 16384;
-    static final int MAX_TX_DEPTH = 15000;
-    static final int MAX_CQ_MODERATION = 1024;
-    static final int MAX_INLINE = 912;
-    static final long MAX_SIZE = Integer.MAX_VALUE;
-    static final int MAX_GID_INDEX = 255;
-    static final int MAX_RX_DEPTH = 16384;
-
-    /** Checks every invariant; see {@link Builder#build()} for the messages. */
+    /** Checks the invariants that span the parts; see {@link Builder#build()} for the messages. */
     public TestOptions {
-        Objects.requireNonNull(kind, "kind");
-        Objects.requireNonNull(connection, "connection");
-        Objects.requireNonNull(outputMode, "outputMode");
-        Objects.requireNonNull(buffers, "buffers");
-        OptionsValidator.validate(kind, connection, serverHost, port, device, ibPort, size, allSizes,
-                iterations, durationSeconds, numQps, bidirectional, txDepth, postList, cqModeration,
-                inlineSize, mtu, gidIndex, serviceLevel, trafficClass, qpTimeout, rdmaCm, tos,
-                outputMode, json, jsonFile, bindSourceIp, loopback);
-        OptionsValidator.validateVerb(kind, inlineSize, inlineSizeExplicit, outstandingReads);
-        OptionsValidator.validateReceives(kind, bidirectional, rxDepth);
-        OptionsValidator.validateAtomic(kind, size, allSizes, atomicType);
-        if (margin != -1) {
-            if (durationSeconds == 0) {
-                throw new OptionsException("-f/--margin applies to -D/--duration runs only");
-            }
-            if (margin < 0 || durationSeconds <= 2L * margin) {
-                throw new OptionsException("-f/--margin must be 0 or more and less than half of -D (" + durationSeconds
-                        + " s), got " + margin);
-            }
-        }
+        Objects.requireNonNull(params, "params");
+        Objects.requireNonNull(target, "target");
+        Objects.requireNonNull(output, "output");
+        OptionsValidator.validateCombination(params, target, output);
     }
 
     /** A builder with every value at perftest's default for {@code kind}. */
@@ -162,131 +35,44 @@ public record TestOptions(
 
     /** A builder holding this instance's explicit choices, for deriving a variant. */
     public Builder toBuilder() {
-        Builder b = new Builder(kind)
-                .connection(connection).serverHost(serverHost).port(port).device(device).ibPort(ibPort)
-                .size(size).allSizes(allSizes).iterations(iterations).durationSeconds(durationSeconds)
-                .numQps(numQps).bidirectional(bidirectional).postList(postList).mtu(mtu)
-                .gidIndex(gidIndex).serviceLevel(serviceLevel).trafficClass(trafficClass)
-                .qpTimeout(qpTimeout).rdmaCm(rdmaCm).tos(tos).reportGbits(reportGbits)
-                .outputMode(outputMode).csvFile(csvFile).hlogFile(hlogFile).bindSourceIp(bindSourceIp)
-                .loopback(loopback).outstandingReads(outstandingReads).noPeak(noPeak).margin(margin)
-                .atomicType(atomicType).runInfinitely(runInfinitely)
-                .hugePages(buffers.hugePages()).mrPerQp(buffers.mrPerQp());
-        b.txDepth = txDepth;
-        if (rxDepth > 0) {
-            b.rxDepth = rxDepth;
+        TestParameters p = params;
+        ConnectionTarget t = target;
+        OutputOptions o = output;
+        Builder b = new Builder(p.kind())
+                .connection(p.connection()).size(p.size()).allSizes(p.allSizes()).iterations(p.iterations())
+                .durationSeconds(p.durationSeconds()).numQps(p.numQps()).bidirectional(p.bidirectional())
+                .postList(p.postList()).mtu(p.mtu()).serviceLevel(p.serviceLevel())
+                .trafficClass(p.trafficClass()).qpTimeout(p.qpTimeout()).rdmaCm(p.rdmaCm()).tos(p.tos())
+                .reportGbits(p.reportGbits()).outstandingReads(p.outstandingReads()).noPeak(p.noPeak())
+                .margin(p.margin()).atomicType(p.atomicType()).runInfinitely(p.runInfinitely())
+                .hugePages(p.buffers().hugePages()).mrPerQp(p.buffers().mrPerQp())
+                .serverHost(t.serverHost()).port(t.port()).device(t.device()).ibPort(t.ibPort())
+                .gidIndex(t.gidIndex()).bindSourceIp(t.bindSourceIp()).loopback(t.loopback())
+                .outputMode(o.outputMode()).csvFile(o.csvFile()).hlogFile(o.hlogFile());
+        b.txDepth = p.txDepth();
+        if (p.rxDepth() > 0) {
+            b.rxDepth = p.rxDepth();
         }
-        if (cqModerationExplicit) {
-            b.cqModeration(cqModeration);
+        if (p.cqModerationExplicit()) {
+            b.cqModeration(p.cqModeration());
         }
-        if (inlineSizeExplicit) {
-            b.inlineSize(inlineSize);
+        if (p.inlineSizeExplicit()) {
+            b.inlineSize(p.inlineSize());
         }
-        if (json) {
-            b.jsonFile(jsonFile);
+        if (o.json()) {
+            b.jsonFile(o.jsonFile());
         }
         return b;
     }
 
-    /** Whether this side is the server (no host was given). */
+    /** Whether this side is the server (no host was given): {@link ConnectionTarget#isServer()}. */
     public boolean isServer() {
-        return serverHost == null;
+        return target.isServer();
     }
 
-    /** Whether this is a {@code -D} run. */
+    /** Whether this is a {@code -D} run: {@link TestParameters#isDuration()}. */
     public boolean isDuration() {
-        return durationSeconds > 0;
-    }
-
-    /**
-     * The message sizes to run, in order: the single {@link #size()}, or 2, 4, ... 2^23 with {@code -a}.
-     */
-    public List<Long> messageSizes() {
-        if (!allSizes) {
-            return List.of(size);
-        }
-        List<Long> sizes = new ArrayList<>(23);
-        for (int shift = 1; shift <= 23; shift++) {
-            sizes.add(1L << shift);
-        }
-        return List.copyOf(sizes);
-    }
-
-    /** The largest message size of the run, which the buffers must hold. */
-    public long maxMessageSize() {
-        return allSizes ? MAX_ALL_SIZE : size;
-    }
-
-    /**
-     * Whether perftest reports a peak bandwidth: not with {@code -D} and not above 20000 iterations
-     * (the peak column then prints 0). Always false for latency tests.
-     */
-    public boolean peakEnabled() {
-        return kind.isBandwidth() && !isDuration() && iterations <= PEAK_ITERATION_LIMIT && !noPeak;
-    }
-
-    /**
-     * perftest's {@code -D} warm-up and cool-down margin in whole seconds: {@code -f}, else a quarter of the
-     * duration.
-     */
-    public int marginSeconds() {
-        return margin >= 0 ? margin : durationSeconds / 4;
-    }
-
-    /**
-     * The parameters perftest marks SYMMETRIC (both sides must use the same {@code -a -b -c -D -m -n -q -s
-     * -R --report_gbits}), by flag, as text; what one side exchanges with a jperf peer.
-     */
-    public Map<String, String> symmetricParameters() {
-        Map<String, String> p = new LinkedHashMap<>();
-        p.put("test", kind.perftestName());
-        p.put("-a/--all", Boolean.toString(allSizes));
-        p.put("-b/--bidirectional", Boolean.toString(bidirectional));
-        p.put("-c/--connection", connection.name());
-        p.put("-D/--duration", durationText(durationSeconds));
-        p.put("-m/--mtu", mtuText(mtu));
-        p.put("-n/--iters", isDuration() ? "timed (-D)" : Integer.toString(iterations));
-        p.put("-q/--qp", Integer.toString(numQps));
-        p.put("-s/--size", allSizes ? "all (-a)" : Long.toString(size));
-        p.put("-R/--rdma_cm", Boolean.toString(rdmaCm));
-        p.put("--report_gbits", Boolean.toString(reportGbits));
-        if (atomicType != null) {
-            p.put("-A/--atomic_type", atomicType.name());
-        }
-        if (runInfinitely) {
-            p.put("--run_infinitely", "true");
-        }
-        return p;
-    }
-
-    /**
-     * Compares the parameters perftest marks SYMMETRIC with the peer's.
-     *
-     * @return one line per difference, e.g. {@code "-s/--size: local 65536, remote 4096"}; empty if none
-     */
-    public List<String> symmetricMismatches(TestOptions peer) {
-        Objects.requireNonNull(peer, "peer");
-        return symmetricMismatches(symmetricParameters(), peer.symmetricParameters());
-    }
-
-    /** Compares two {@link #symmetricParameters()} maps, e.g. ours and a jperf peer's. */
-    public static List<String> symmetricMismatches(Map<String, String> local, Map<String, String> remote) {
-        List<String> out = new ArrayList<>();
-        for (Map.Entry<String, String> e : local.entrySet()) {
-            String theirs = remote.get(e.getKey());
-            if (!e.getValue().equals(theirs)) {
-                out.add(e.getKey() + ": local " + e.getValue() + ", remote " + (theirs == null ? "not sent" : theirs));
-            }
-        }
-        return List.copyOf(out);
-    }
-
-    private static String durationText(int seconds) {
-        return seconds == 0 ? "off" : seconds + "s";
-    }
-
-    private static String mtuText(Integer mtu) {
-        return mtu == null ? "port active MTU" : mtu.toString();
+        return params.isDuration();
     }
 
     /**
@@ -297,7 +83,7 @@ public record TestOptions(
         private final TestKind kind;
         private Connection connection = Connection.RC;
         private String serverHost;
-        private int port = DEFAULT_PORT;
+        private int port = ConnectionTarget.DEFAULT_PORT;
         private String device;
         private int ibPort = 1;
         private Long size;
@@ -314,7 +100,7 @@ public record TestOptions(
         private int gidIndex = -1;
         private int serviceLevel;
         private int trafficClass;
-        private int qpTimeout = DEFAULT_QP_TIMEOUT;
+        private int qpTimeout = TestParameters.DEFAULT_QP_TIMEOUT;
         private boolean rdmaCm;
         private Integer tos;
         private boolean reportGbits;
@@ -469,14 +255,14 @@ public record TestOptions(
         }
 
         /**
-         * {@code --out_json}: enables the JSON report, to {@link TestOptions#DEFAULT_JSON_FILE} unless a file
+         * {@code --out_json}: enables the JSON report, to {@link OutputOptions#DEFAULT_JSON_FILE} unless a file
          * is set.
          */
         public Builder json(boolean v) {
             if (!v) {
                 jsonFile = null;
             } else if (jsonFile == null) {
-                jsonFile = DEFAULT_JSON_FILE;
+                jsonFile = OutputOptions.DEFAULT_JSON_FILE;
             }
             return this;
         }
@@ -575,17 +361,18 @@ public record TestOptions(
             long effSize = size != null ? size : kind.defaultSize();
             int effIters = iterations != null ? iterations : kind.defaultIterations();
             int effTx = txDepth != null ? txDepth : kind.defaultTxDepth();
-            OptionsValidator.requireRange("-n/--iters", effIters, MIN_ITERATIONS, MAX_ITERATIONS);
-            OptionsValidator.requireRange("-t/--tx-depth", effTx, 1, MAX_TX_DEPTH);
+            OptionsValidator.requireRange("-n/--iters", effIters, TestParameters.MIN_ITERATIONS,
+                    TestParameters.MAX_ITERATIONS);
+            OptionsValidator.requireRange("-t/--tx-depth", effTx, 1, TestParameters.MAX_TX_DEPTH);
             if (cqModeration != null) {
-                OptionsValidator.requireRange("-Q/--cq-mod", cqModeration, 1, MAX_CQ_MODERATION);
+                OptionsValidator.requireRange("-Q/--cq-mod", cqModeration, 1, TestParameters.MAX_CQ_MODERATION);
             }
             if (durationSeconds == 0) {
                 effTx = Math.min(effTx, effIters);
             }
             boolean cqExplicit = cqModeration != null;
-            int effCq = cqExplicit ? cqModeration : DEFAULT_CQ_MODERATION;
-            if (!cqExplicit && effSize > CQ_MODERATION_SIZE_LIMIT && !allSizes) {
+            int effCq = cqExplicit ? cqModeration : TestParameters.DEFAULT_CQ_MODERATION;
+            if (!cqExplicit && effSize > TestParameters.CQ_MODERATION_SIZE_LIMIT && !allSizes) {
                 effCq = 1;
             }
             effCq = Math.min(effCq, effTx);
@@ -595,7 +382,7 @@ public record TestOptions(
             int effRx = 0;
             if (kind.verb().usesReceives()) {
                 effRx = rxDepth != null ? rxDepth : kind.defaultRxDepth();
-                OptionsValidator.requireRange("-r/--rx-depth", effRx, 1, MAX_RX_DEPTH);
+                OptionsValidator.requireRange("-r/--rx-depth", effRx, 1, TestParameters.MAX_RX_DEPTH);
                 if (durationSeconds == 0) {
                     effRx = Math.min(effRx, effIters);
                 }
@@ -617,7 +404,7 @@ public record TestOptions(
             boolean effNoPeak = noPeak;
             if (runInfinitely) {
                 requireInfinitelyApplies();
-                effDuration = durationSeconds > 0 ? durationSeconds : DEFAULT_INFINITE_INTERVAL;
+                effDuration = durationSeconds > 0 ? durationSeconds : TestParameters.DEFAULT_INFINITE_INTERVAL;
                 effNoPeak = true;
             }
             if (mrPerQp && !kind.isBandwidth()) {
@@ -626,12 +413,14 @@ public record TestOptions(
             }
             boolean inlineExplicit = inlineSize != null;
             int effInline = inlineExplicit ? inlineSize : kind.defaultInlineSize();
-            return new TestOptions(kind, connection, serverHost, port, device, ibPort, effSize, allSizes,
-                    effIters, effDuration, numQps, bidirectional, effTx, postList, effCq, cqExplicit,
-                    effInline, inlineExplicit, mtu, gidIndex, serviceLevel, trafficClass, qpTimeout, rdmaCm,
-                    tos, reportGbits, outputMode, jsonFile != null, jsonFile, csvFile, hlogFile, bindSourceIp,
-                    loopback, outstandingReads, effRx, effNoPeak, margin, effAtomic, runInfinitely,
-                    new BufferOptions(hugePages, mrPerQp));
+            ConnectionTarget target = new ConnectionTarget(serverHost, port, device, ibPort, gidIndex, bindSourceIp,
+                    loopback);
+            TestParameters params = new TestParameters(kind, connection, effSize, allSizes, effIters, effDuration,
+                    numQps, bidirectional, effTx, postList, effCq, cqExplicit, effInline, inlineExplicit, mtu,
+                    serviceLevel, trafficClass, qpTimeout, rdmaCm, tos, reportGbits, outstandingReads, effRx,
+                    effNoPeak, margin, effAtomic, runInfinitely, new BufferOptions(hugePages, mrPerQp));
+            OutputOptions output = new OutputOptions(outputMode, jsonFile != null, jsonFile, csvFile, hlogFile);
+            return new TestOptions(params, target, output);
         }
 
         private void requireInfinitelyApplies() {

@@ -117,7 +117,7 @@ public final class JsonReport {
             JsonWriter w = new JsonWriter().beginObject();
             w.field("tool", "jperf").field("format_version", FORMAT_VERSION);
             (run != null ? run : RunInfo.embedded()).writeJson(w.name("run"));
-            w.field("test", options.kind().perftestName());
+            w.field("test", options.params().kind().perftestName());
             writeParameters(w.name("parameters"));
             writeHeader(w.name("header"));
             writeEndpoints(w.name("local"), local);
@@ -141,43 +141,43 @@ public final class JsonReport {
             TestOptions o = options;
             w.beginObject()
                     .field("role", o.isServer() ? "server" : "client")
-                    .field("server_host", o.serverHost())
-                    .field("port", o.port())
-                    .field("device", o.device())
-                    .field("ib_port", o.ibPort())
-                    .field("connection", o.connection().name())
-                    .field("size", o.size())
-                    .field("all_sizes", o.allSizes())
-                    .field("iterations", o.iterations())
-                    .field("duration_seconds", o.durationSeconds())
-                    .field("num_qps", o.numQps())
-                    .field("bidirectional", o.bidirectional())
-                    .field("tx_depth", o.txDepth())
-                    .field("post_list", o.postList())
-                    .field("cq_moderation", o.cqModeration())
-                    .field("inline_size", o.inlineSize());
+                    .field("server_host", o.target().serverHost())
+                    .field("port", o.target().port())
+                    .field("device", o.target().device())
+                    .field("ib_port", o.target().ibPort())
+                    .field("connection", o.params().connection().name())
+                    .field("size", o.params().size())
+                    .field("all_sizes", o.params().allSizes())
+                    .field("iterations", o.params().iterations())
+                    .field("duration_seconds", o.params().durationSeconds())
+                    .field("num_qps", o.params().numQps())
+                    .field("bidirectional", o.params().bidirectional())
+                    .field("tx_depth", o.params().txDepth())
+                    .field("post_list", o.params().postList())
+                    .field("cq_moderation", o.params().cqModeration())
+                    .field("inline_size", o.params().inlineSize());
             w.name("mtu");
-            if (o.mtu() == null) {
+            if (o.params().mtu() == null) {
                 w.nullValue();
             } else {
-                w.value(o.mtu());
+                w.value(o.params().mtu());
             }
-            w.field("gid_index", o.gidIndex())
-                    .field("service_level", o.serviceLevel())
-                    .field("traffic_class", o.trafficClass())
-                    .field("qp_timeout", o.qpTimeout())
-                    .field("rdma_cm", o.rdmaCm());
+            w.field("gid_index", o.target().gidIndex())
+                    .field("service_level", o.params().serviceLevel())
+                    .field("traffic_class", o.params().trafficClass())
+                    .field("qp_timeout", o.params().qpTimeout())
+                    .field("rdma_cm", o.params().rdmaCm());
             w.name("tos");
-            if (o.tos() == null) {
+            if (o.params().tos() == null) {
                 w.nullValue();
             } else {
-                w.value(o.tos());
+                w.value(o.params().tos());
             }
-            w.field("report_gbits", o.reportGbits())
-                    .field("bind_source_ip", o.bindSourceIp())
-                    .field("rx_depth", o.rxDepth());
-            if (o.atomicType() != null) {
-                w.field("atomic_type", o.atomicType().name());
+            w.field("report_gbits", o.params().reportGbits())
+                    .field("bind_source_ip", o.target().bindSourceIp())
+                    .field("rx_depth", o.params().rxDepth());
+            if (o.params().atomicType() != null) {
+                w.field("atomic_type", o.params().atomicType().name());
             }
             w.endObject();
         }

@@ -61,18 +61,18 @@ public final class PerftestJson {
         JsonWriter w = new JsonWriter().beginObject();
         testInfo(w.name("test_info"), options, header);
         w.name("results").beginObject();
-        if (options.kind().isBandwidth()) {
+        if (options.params().kind().isBandwidth()) {
             if (bandwidth.isEmpty()) {
                 throw new IllegalArgumentException("no bandwidth result to write");
             }
-            bandwidth(w, options.outputMode(), bandwidth.getLast());
+            bandwidth(w, options.output().outputMode(), bandwidth.getLast());
             if (cpuUtilPercent != null) {
                 w.field("CPU_util", decimals(cpuUtilPercent, 2)); // perftest's REPORT_EXT_CPU_UTIL_JSON
             }
-        } else if (!options.kind().verb().latencyIsPingPong() && options.isServer()) {
+        } else if (!options.params().kind().verb().latencyIsPingPong() && options.isServer()) {
             // an ib_read_lat or ib_atomic_lat server measures nothing: its results stay empty, as perftest's
             if (!latency.isEmpty()) {
-                throw new IllegalArgumentException("a " + options.kind().commandName()
+                throw new IllegalArgumentException("a " + options.params().kind().commandName()
                         + " server has no latency results");
             }
         } else {
@@ -158,7 +158,7 @@ public final class PerftestJson {
         if (o.isDuration()) {
             // perftest's duration report: the mean half round trip and round trips per second
             double tps = r.avgUs() > 0 ? 1e6 / (2 * r.avgUs()) : 0;
-            if (o.outputMode() == OutputMode.LATENCY) {
+            if (o.output().outputMode() == OutputMode.LATENCY) {
                 w.field("t_avg", decimals(r.avgUs(), 6));
                 return;
             }
@@ -168,7 +168,7 @@ public final class PerftestJson {
                     .field("tps_average", decimals(tps, 2));
             return;
         }
-        if (o.outputMode() == OutputMode.LATENCY) {
+        if (o.output().outputMode() == OutputMode.LATENCY) {
             w.field("avg_lat", decimals(r.avgUs(), 6));
             return;
         }

@@ -4,6 +4,7 @@ import io.jperf.options.AtomicType;
 import io.jperf.options.Connection;
 import io.jperf.options.TestKind;
 import io.jperf.options.TestOptions;
+import io.jperf.options.TestParameters;
 import java.util.Objects;
 
 /**
@@ -81,10 +82,10 @@ public record TestHeader(TestKind kind, boolean bidirectional, int postList, boo
     /** As {@link #of(TestOptions, String, int, LinkType, int, int, String, boolean)}, with the READs in flight. */
     public static TestHeader of(TestOptions options, String device, int mtuBytes, LinkType linkType, int gidIndex,
                                 int maxInlineBytes, String pcieRelaxedOrdering, boolean wrApi, int outstandingReads) {
-        return new TestHeader(options.kind(), options.bidirectional(), options.postList(), options.isServer(),
-                device, options.numQps(), "IB", options.connection(), false, pcieRelaxedOrdering, wrApi,
-                options.txDepth(), options.cqModeration(), mtuBytes, linkType, gidIndex, maxInlineBytes,
-                options.rdmaCm(), options.tos(), outstandingReads, options.rxDepth(), options.atomicType());
+        TestParameters p = options.params();
+        return new TestHeader(p.kind(), p.bidirectional(), p.postList(), options.isServer(), device, p.numQps(), "IB",
+                p.connection(), false, pcieRelaxedOrdering, wrApi, p.txDepth(), p.cqModeration(), mtuBytes, linkType,
+                gidIndex, maxInlineBytes, p.rdmaCm(), p.tos(), outstandingReads, p.rxDepth(), p.atomicType());
     }
 
     /** Whether perftest prints the {@code RX depth} line: a receiving verb, on the server or with {@code -b}. */

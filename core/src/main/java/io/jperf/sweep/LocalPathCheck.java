@@ -73,21 +73,21 @@ public interface LocalPathCheck {
             TestOptions o = choice.options();
             DeviceInfo device;
             PortInfo port;
-            try (Context ctx = Rdma.open(o.device())) {
+            try (Context ctx = Rdma.open(o.target().device())) {
                 device = ctx.query();
-                port = ctx.queryPort(o.ibPort());
+                port = ctx.queryPort(o.target().ibPort());
             }
-            GidChoice gid = GidChoice.of(device, port, o.gidIndex());
+            GidChoice gid = GidChoice.of(device, port, o.target().gidIndex());
             if (gid.problem().isPresent()) {
                 return Outcome.problem("pre-flight: " + gid.problem().get());
             }
             if (gid.gid().isEmpty()) {
                 return Outcome.EMPTY; // InfiniBand without GRH: no IP path to check
             }
-            InetAddress destination = InetAddress.getByName(choice.peerAddress().orElse(o.serverHost()));
+            InetAddress destination = InetAddress.getByName(choice.peerAddress().orElse(o.target().serverHost()));
             PathRecord record;
             try (PathProbe probe = PathProbe.live()) {
-                record = probe.probe(device, port, gid.gid().get(), destination, new TrafficClass(o.trafficClass()));
+                record = probe.probe(device, port, gid.gid().get(), destination, new TrafficClass(o.params().trafficClass()));
             }
             List<Verdict> verdicts = qosExpected
                     ? Verdicts.evaluate(record, null, Verdicts.Option.QOS_EXPECTED)

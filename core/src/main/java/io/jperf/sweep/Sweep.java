@@ -178,7 +178,7 @@ public final class Sweep {
                 break;
             }
         }
-        return new SweepResult(plan.base().kind(), plan.base().serverHost(), plan.dimensionNames(), rows, started,
+        return new SweepResult(plan.base().params().kind(), plan.base().target().serverHost(), plan.dimensionNames(), rows, started,
                 Duration.ofNanos(System.nanoTime() - t0));
     }
 

@@ -348,7 +348,7 @@ public final class SweepHtmlReport {
 
         /** The message size a (failed) choice asked for: its options' size. */
         private static Optional<Long> choiceSize(SweepRow row) {
-            return row.choice().options().allSizes() ? Optional.empty() : Optional.of(row.choice().options().size());
+            return row.choice().options().params().allSizes() ? Optional.empty() : Optional.of(row.choice().options().params().size());
         }
 
         private static String groupLabel(SweepChoice c) {

@@ -140,14 +140,14 @@ public final class SweepPlan {
     /** The device this point asked for explicitly (rail or -d), else null. */
     private String chosenDevice(Map<SweepDimension, String> point) {
         String rail = point.get(SweepDimension.RAIL);
-        return rail != null ? SweepDimension.railDevice(rail) : base.device();
+        return rail != null ? SweepDimension.railDevice(rail) : base.target().device();
     }
 
     /** Sets the device and GID that carry the source, where not chosen; a note when that cannot be done. */
     private Optional<String> applyLocation(TestOptions.Builder b, Map<SweepDimension, String> point, String source,
                                            Optional<SourceLocation> location) {
         String device = chosenDevice(point);
-        boolean gidChosen = point.containsKey(SweepDimension.GID) || base.gidIndex() >= 0;
+        boolean gidChosen = point.containsKey(SweepDimension.GID) || base.target().gidIndex() >= 0;
         if (location.isEmpty()) {
             return Optional.of("source " + source + " is the address of no RDMA GID here: its choices run on "
                     + (device != null ? device : "the first device") + " (check `jperf devices -v`)");
@@ -268,10 +268,10 @@ public final class SweepPlan {
          *     options are invalid (e.g. {@code -T} on an rdma_cm=off point)
          */
         public SweepPlan build() {
-            if (base.serverHost() == null) {
+            if (base.target().serverHost() == null) {
                 throw new IllegalArgumentException("PEER: a sweep runs against one `jperf serve` peer; give its host");
             }
-            if (base.loopback()) {
+            if (base.target().loopback()) {
                 throw new IllegalArgumentException("--loopback: a sweep runs against a `jperf serve` peer");
             }
             SequencedMap<SweepDimension, List<String>> values = new LinkedHashMap<>();
@@ -334,12 +334,12 @@ public final class SweepPlan {
 
         private void conflict(SweepDimension dim) {
             String clash = switch (dim) {
-                case RAIL -> base.device() != null ? "-d" : null;
-                case SOURCE -> base.bindSourceIp() != null ? "--bind_source_ip" : null;
-                case GID -> base.gidIndex() >= 0 ? "-x" : null;
+                case RAIL -> base.target().device() != null ? "-d" : null;
+                case SOURCE -> base.target().bindSourceIp() != null ? "--bind_source_ip" : null;
+                case GID -> base.target().gidIndex() >= 0 ? "-x" : null;
                 case RDMA_CM -> null; // overrides -R: a base with -R may carry -T, which the "on" choices keep
-                case TCLASS -> base.trafficClass() != 0 ? "--tclass" : null;
-                case SIZE -> base.allSizes() ? "-a" : null;
+                case TCLASS -> base.params().trafficClass() != 0 ? "--tclass" : null;
+                case SIZE -> base.params().allSizes() ? "-a" : null;
             };
             if (clash != null) {
                 throw new IllegalArgumentException(dim.option() + " sets what " + clash + " sets, for each choice:"

@@ -1,5 +1,7 @@
 package io.jperf.wire;
 
+import io.jperf.options.Connection;
+import io.jperf.options.TestParameters;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -59,6 +61,23 @@ public record ParameterNegotiation(int testMethod, int connectionType, int verb,
     /** Whether a peer of {@code version} sends the struct to jperf (which advertises 6.06): only 6.28 does. */
     public static boolean sentBy(PerftestVersion version) {
         return !version.isJperf() && version.atLeast(UNCONDITIONAL_VERSION) && !version.atLeast(KeyFormat.DEST_64_VERSION);
+    }
+
+    /**
+     * This end's struct for the agreed test {@code p}, as perftest fills it: test method 2 with
+     * {@code --run_infinitely}, 1 with {@code -a}; {@code -a} sends {@value #ALL_SIZES_MAX} as the size; a
+     * {@code -D} run sends 0 iterations and its duration, other runs perftest's default duration (5 s).
+     *
+     * @param maxQpRdAtom this end's device limit on outstanding RDMA reads per QP
+     */
+    public static ParameterNegotiation of(TestParameters p, int maxQpRdAtom) {
+        return new ParameterNegotiation(p.runInfinitely() ? 2 : p.allSizes() ? 1 : 0,
+                p.connection() == Connection.UC ? 1 : 0, p.kind().verb().perftestCode(),
+                p.kind().isBandwidth() ? 1 : 0, p.atomicType() != null ? p.atomicType().perftestCode() : 0,
+                p.isDuration() ? 1 : 0, p.reportGbits() ? 0 : 1, p.allSizes() ? ALL_SIZES_MAX : p.size(),
+                p.isDuration() ? 0 : p.iterations(), p.numQps(),
+                p.isDuration() ? p.durationSeconds() : TestParameters.DEFAULT_INFINITE_INTERVAL, p.rdmaCm(),
+                maxQpRdAtom);
     }
 
     /** The {@value #SIZE} bytes perftest sends for these values. */

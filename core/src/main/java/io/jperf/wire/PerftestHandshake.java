@@ -1,7 +1,7 @@
 package io.jperf.wire;
 
 import io.jperf.options.TestKind;
-import io.jperf.options.TestOptions;
+import io.jperf.options.TestParameters;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.time.Duration;
@@ -54,27 +54,22 @@ public final class PerftestHandshake implements AutoCloseable {
     private List<BwReport> peerReports = List.of();
 
     /**
-     * @param channel a connected channel whose role matches {@code options.isServer()}
-     * @param options the test parameters (kind, {@code -b}, {@code -a} shape the exchange)
+     * @param channel a connected channel; its role (server or client) decides who speaks first
+     * @param params the parameters both ends agreed on (kind, {@code -b}, {@code -a} shape the exchange)
      */
-    public PerftestHandshake(ControlChannel channel, TestOptions options) {
-        this(channel, options, BW_SETTLE_DELAY);
+    public PerftestHandshake(ControlChannel channel, TestParameters params) {
+        this(channel, params, BW_SETTLE_DELAY);
     }
 
     /**
      * @param settleDelay the pause of bandwidth tests after connecting; perftest uses 1 s, tests may use 0
      */
-    public PerftestHandshake(ControlChannel channel, TestOptions options, Duration settleDelay) {
+    public PerftestHandshake(ControlChannel channel, TestParameters params, Duration settleDelay) {
         this.channel = Objects.requireNonNull(channel, "channel");
-        Objects.requireNonNull(options, "options");
-        Role expected = options.isServer() ? Role.SERVER : Role.CLIENT;
-        if (channel.role() != expected) {
-            throw new IllegalArgumentException("channel role " + channel.role() + " does not match options ("
-                    + expected + ")");
-        }
-        this.kind = options.kind();
-        this.bidirectional = options.bidirectional();
-        this.allSizes = options.allSizes();
+        Objects.requireNonNull(params, "params");
+        this.kind = params.kind();
+        this.bidirectional = params.bidirectional();
+        this.allSizes = params.allSizes();
         this.settleDelay = Objects.requireNonNull(settleDelay, "settleDelay");
     }
 
@@ -83,11 +78,11 @@ public final class PerftestHandshake implements AutoCloseable {
      * learns the test's parameters from a jperf client only after it), continuing with
      * {@link #preamble}.
      */
-    public static PerftestHandshake afterVersion(ControlChannel channel, TestOptions options) {
+    public static PerftestHandshake afterVersion(ControlChannel channel, TestParameters params) {
         if (channel.remoteVersion() == null) {
             throw new IllegalStateException("the version exchange has not run on this channel");
         }
-        PerftestHandshake h = new PerftestHandshake(channel, options, Duration.ZERO);
+        PerftestHandshake h = new PerftestHandshake(channel, params, Duration.ZERO);
         h.step = Step.VERSION_DONE;
         return h;
     }

@@ -69,7 +69,7 @@ class DoctorPeerTest {
 
     /** The records a test of {@code options} would exchange: A's towards B's address, B's towards A's GID. */
     static PathReport records(TestOptions options, String peerAddress, FakeNetwork b, List<DeviceInfo> bDevices) {
-        DeviceInfo a = healthyDevices().stream().filter(d -> d.name().equals(options.device())).findFirst().orElseThrow();
+        DeviceInfo a = healthyDevices().stream().filter(d -> d.name().equals(options.target().device())).findFirst().orElseThrow();
         PortInfo aPort = a.ports().getFirst();
         var aGid = GidSelection.perftestDefault(aPort).orElseThrow();
         InetAddress bAddress = ip(peerAddress);
@@ -87,12 +87,12 @@ class DoctorPeerTest {
     /** A serve that runs every test: the figures, and the records of {@link #records}. */
     static Doctor.SmokeRunner serve(FakeNetwork b, List<DeviceInfo> bDevices, List<String> calls) {
         return (options, address, timeout) -> {
-            calls.add(options.kind() + " " + options.device() + " " + options.serverHost() + ":" + options.port() + " " + address);
-            String peerAddress = address != null ? address : options.serverHost();
-            Map<String, String> figures = options.kind() == TestKind.WRITE_BW
+            calls.add(options.params().kind() + " " + options.target().device() + " " + options.target().serverHost() + ":" + options.target().port() + " " + address);
+            String peerAddress = address != null ? address : options.target().serverHost();
+            Map<String, String> figures = options.params().kind() == TestKind.WRITE_BW
                     ? Map.of("size", "65536", "iterations", "200", "average", "0.480 Gb/s")
                     : Map.of("size", "2", "iterations", "200", "typical", "31.200 us");
-            return SmokeResult.ran(options.kind(), new java.util.TreeMap<>(figures),
+            return SmokeResult.ran(options.params().kind(), new java.util.TreeMap<>(figures),
                     Optional.of(records(options, peerAddress, b, bDevices)), "jperf 0.1 (serve)");
         };
     }
@@ -166,7 +166,7 @@ class DoctorPeerTest {
             }
             PathRecord down = records(options.toBuilder().device("rxe0").build(), "10.20.1.2", bMultirail(), b).peer()
                     .orElseThrow();
-            return SmokeResult.failed(options.kind(), SmokeResult.Stage.TEST, "the `jperf serve` peer cannot run this"
+            return SmokeResult.failed(options.params().kind(), SmokeResult.Stage.TEST, "the `jperf serve` peer cannot run this"
                     + " test: port 1 of rxe1 is DOWN, not ACTIVE\n  F6 ERROR port-not-active: ...", Verdicts.endState(down, "peer"));
         };
         DoctorReport r = pairs(tree(), smoke, (netdev, target, timeout) -> !netdev.equals("rail1")).build().run();
@@ -190,8 +190,8 @@ class DoctorPeerTest {
         DoctorReport r = doctor(tree(), healthyDevices(), FakeNetwork.multirail()).peer("10.20.0.2")
                 .pinger((netdev, target, timeout) -> true)
                 .smoke((options, address, timeout) -> {
-                    calls.add(options.kind().name());
-                    return SmokeResult.failed(options.kind(), SmokeResult.Stage.CONNECT, "could not connect to"
+                    calls.add(options.params().kind().name());
+                    return SmokeResult.failed(options.params().kind(), SmokeResult.Stage.CONNECT, "could not connect to"
                             + " 10.20.0.2:18515 within 20 s (Connection refused); is the server side running?", List.of());
                 }).build().run();
 

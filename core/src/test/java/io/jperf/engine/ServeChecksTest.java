@@ -26,16 +26,16 @@ class ServeChecksTest {
 
     @Test
     void theEstimateCountsBuffersTimestampsAndQueuesWithoutOverflow() {
-        ResourceEstimate e = ResourceEstimate.of(bw().size(65536).numQps(2).iterations(1000).build());
+        ResourceEstimate e = ResourceEstimate.of(bw().size(65536).numQps(2).iterations(1000).build().params());
         assertEquals(65536L * 2 * 2, e.bufferBytes(), "two slices per QP");
         assertEquals(2L * 8 * 1000 * 2, e.heapBytes(), "posted and completed stamps per iteration and QP");
         assertTrue(e.queueBytes() > 0);
 
         ResourceEstimate worst = ResourceEstimate.of(bw().size(Integer.MAX_VALUE).numQps(16384).txDepth(15000)
-                .iterations(20000).build());
+                .iterations(20000).build().params());
         assertTrue(worst.totalBytes() > 0 && worst.bufferBytes() > (1L << 45), worst.describe());
 
-        ResourceEstimate lat = ResourceEstimate.of(TestOptions.builder(TestKind.WRITE_LAT).iterations(100_000_000).build());
+        ResourceEstimate lat = ResourceEstimate.of(TestOptions.builder(TestKind.WRITE_LAT).iterations(100_000_000).build().params());
         assertEquals(2L * 8 * 100_000_000, lat.heapBytes());
         assertEquals("8.0 GiB", ResourceEstimate.format(8L << 30));
     }
@@ -43,20 +43,20 @@ class ServeChecksTest {
     @Test
     void theBudgetRefusesEachProductOverItsLimitAndNamesIt() {
         ServeLimits limits = ServeLimits.DEFAULTS.withMaxDuration(Duration.ofSeconds(60));
-        ServeBudget.check(bw().size(65536).numQps(4).build(), limits);
-        ServeBudget.check(bw().allSizes(true).numQps(16).build(), limits);
+        ServeBudget.check(bw().size(65536).numQps(4).build().params(), limits);
+        ServeBudget.check(bw().allSizes(true).numQps(16).build().params(), limits);
 
         String memory = assertThrows(ServeRefusedException.class,
-                () -> ServeBudget.check(bw().size(1L << 30).build(), limits)).getMessage();
+                () -> ServeBudget.check(bw().size(1L << 30).build().params(), limits)).getMessage();
         assertTrue(memory.contains("needs 2.0 GiB") && memory.contains("--max-memory 512.0 MiB"), memory);
 
         String transfer = assertThrows(ServeRefusedException.class, () -> ServeBudget.check(
-                bw().size(8 << 20).numQps(16).iterations(100_000_000).txDepth(1).build(),
+                bw().size(8 << 20).numQps(16).iterations(100_000_000).txDepth(1).build().params(),
                 limits.withMaxMemory(1L << 40))).getMessage();
         assertTrue(transfer.contains("even at 400 Gb/s") && transfer.contains("--max-duration 60 s"), transfer);
 
         String duration = assertThrows(ServeRefusedException.class,
-                () -> ServeBudget.check(bw().durationSeconds(61).build(), limits)).getMessage();
+                () -> ServeBudget.check(bw().durationSeconds(61).build().params(), limits)).getMessage();
         assertTrue(duration.contains("-D 61"), duration);
     }
 

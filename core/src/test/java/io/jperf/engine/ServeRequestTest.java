@@ -29,17 +29,17 @@ class ServeRequestTest {
         TestOptions served = ServeRequest.apply(fields, SERVER).build();
 
         assertTrue(served.isServer());
-        assertEquals(TestKind.WRITE_LAT, served.kind());
-        assertEquals(20000, served.port());
-        assertEquals(2, served.ibPort(), "the ib port stays the server's");
-        assertEquals(client.symmetricParameters(), served.symmetricParameters());
-        assertEquals(List.of(), client.symmetricMismatches(served));
-        assertEquals(64, served.inlineSize());
-        assertTrue(served.inlineSizeExplicit());
-        assertEquals(106, served.trafficClass());
-        assertEquals(3, served.serviceLevel());
-        assertEquals(18, served.qpTimeout());
-        assertEquals(1, served.txDepth());
+        assertEquals(TestKind.WRITE_LAT, served.params().kind());
+        assertEquals(20000, served.target().port());
+        assertEquals(2, served.target().ibPort(), "the ib port stays the server's");
+        assertEquals(client.params().symmetricParameters(), served.params().symmetricParameters());
+        assertEquals(List.of(), client.params().symmetricMismatches(served.params()));
+        assertEquals(64, served.params().inlineSize());
+        assertTrue(served.params().inlineSizeExplicit());
+        assertEquals(106, served.params().trafficClass());
+        assertEquals(3, served.params().serviceLevel());
+        assertEquals(18, served.params().qpTimeout());
+        assertEquals(1, served.params().txDepth());
         assertEquals(Optional.of("10.20.1.2"), ServeRequest.address(fields));
     }
 
@@ -48,12 +48,12 @@ class ServeRequestTest {
         TestOptions client = TestOptions.builder(TestKind.WRITE_BW).serverHost("h").size(1 << 20).numQps(4)
                 .bidirectional(true).durationSeconds(5).build();
         TestOptions served = ServeRequest.apply(ServeRequest.fields(client, null), SERVER).build();
-        assertEquals(client.cqModeration(), served.cqModeration());
-        assertFalse(served.cqModerationExplicit());
-        assertEquals(client.inlineSize(), served.inlineSize());
-        assertEquals(4, served.numQps());
-        assertTrue(served.bidirectional());
-        assertEquals(5, served.durationSeconds());
+        assertEquals(client.params().cqModeration(), served.params().cqModeration());
+        assertFalse(served.params().cqModerationExplicit());
+        assertEquals(client.params().inlineSize(), served.params().inlineSize());
+        assertEquals(4, served.params().numQps());
+        assertTrue(served.params().bidirectional());
+        assertEquals(5, served.params().durationSeconds());
         assertEquals(Optional.empty(), ServeRequest.address(ServeRequest.fields(client, null)));
     }
 
@@ -61,11 +61,11 @@ class ServeRequestTest {
     void aSendRequestCarriesItsRxDepthToTheServer() {
         TestOptions client = TestOptions.builder(TestKind.SEND_BW).rxDepth(64).serverHost("h").build();
         TestOptions served = ServeRequest.apply(ServeRequest.fields(client, null), SERVER).build();
-        assertEquals(TestKind.SEND_BW, served.kind());
-        assertEquals(64, served.rxDepth());
+        assertEquals(TestKind.SEND_BW, served.params().kind());
+        assertEquals(64, served.params().rxDepth());
         TestOptions defaults = ServeRequest.apply(ServeRequest.fields(TestOptions.builder(TestKind.SEND_LAT)
                 .serverHost("h").build(), null), SERVER).build();
-        assertEquals(512, defaults.rxDepth());
+        assertEquals(512, defaults.params().rxDepth());
     }
 
     @Test
@@ -73,9 +73,9 @@ class ServeRequestTest {
         TestOptions client = TestOptions.builder(TestKind.ATOMIC_LAT)
                 .atomicType(io.jperf.options.AtomicType.CMP_AND_SWAP).serverHost("h").build();
         TestOptions served = ServeRequest.apply(ServeRequest.fields(client, null), SERVER).build();
-        assertEquals(TestKind.ATOMIC_LAT, served.kind());
-        assertEquals(io.jperf.options.AtomicType.CMP_AND_SWAP, served.atomicType());
-        assertEquals(java.util.List.of(), served.symmetricMismatches(client));
+        assertEquals(TestKind.ATOMIC_LAT, served.params().kind());
+        assertEquals(io.jperf.options.AtomicType.CMP_AND_SWAP, served.params().atomicType());
+        assertEquals(java.util.List.of(), served.params().symmetricMismatches(client.params()));
     }
 
     @Test

@@ -99,17 +99,17 @@ class LabServeTest {
         Served first = served();
         assertTrue(first.failure().isEmpty(), () -> "server failed: " + first.failure());
         TestOptions adopted = first.options().orElseThrow();
-        assertEquals(SERVER_DEV, adopted.device(), "the control connection reached rxe0's address");
-        assertEquals(serverGid, adopted.gidIndex());
-        assertEquals(4096, adopted.size());
-        assertEquals(2, adopted.numQps());
+        assertEquals(SERVER_DEV, adopted.target().device(), "the control connection reached rxe0's address");
+        assertEquals(serverGid, adopted.target().gidIndex());
+        assertEquals(4096, adopted.params().size());
+        assertEquals(2, adopted.params().numQps());
         assertEquals(4096, bw.bandwidth().getFirst().sizeBytes());
         assertTrue(bw.bandwidth().getFirst().average() > 0);
 
         PerfTestResult lat = test(client(TestKind.WRITE_LAT, serverIp).size(2).build()).run();
         Served second = served();
         assertTrue(second.failure().isEmpty(), () -> "server failed: " + second.failure());
-        assertEquals(TestKind.WRITE_LAT, second.options().orElseThrow().kind());
+        assertEquals(TestKind.WRITE_LAT, second.options().orElseThrow().params().kind());
         assertTrue(lat.latency().getFirst().typicalUs() > 0);
         assertTrue(lat.path().orElseThrow().peer().isPresent(), "the served end sends its path record");
     }
@@ -119,7 +119,7 @@ class LabServeTest {
         PerfTestResult r = test(client(TestKind.WRITE_BW, "127.0.0.1").build()).servePeerAddress(serverIp).run();
         Served s = served();
         assertTrue(s.failure().isEmpty(), () -> "server failed: " + s.failure());
-        assertEquals(SERVER_DEV, s.options().orElseThrow().device());
+        assertEquals(SERVER_DEV, s.options().orElseThrow().target().device());
         assertEquals(serverIp, r.path().orElseThrow().local().destination().getHostAddress(),
                 "the client's RDMA destination is the requested address");
     }
@@ -129,8 +129,8 @@ class LabServeTest {
         PerfTestResult r = test(client(TestKind.WRITE_BW, serverIp).rdmaCm(true).build()).run();
         Served s = served();
         assertTrue(s.failure().isEmpty(), () -> "server failed: " + s.failure());
-        assertTrue(s.options().orElseThrow().rdmaCm());
-        assertEquals(SERVER_DEV, s.options().orElseThrow().device());
+        assertTrue(s.options().orElseThrow().params().rdmaCm());
+        assertEquals(SERVER_DEV, s.options().orElseThrow().target().device());
         assertEquals(CLIENT_DEV, r.rdmaCm().getFirst().device(), "the client's CM resolved through its own device");
         assertTrue(r.bandwidth().getFirst().average() > 0);
     }

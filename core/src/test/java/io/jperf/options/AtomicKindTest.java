@@ -27,18 +27,18 @@ class AtomicKindTest {
     @Test
     void defaultsArePerftestsEightByteFetchAndAdd() {
         TestOptions bw = TestOptions.builder(TestKind.ATOMIC_BW).build();
-        assertEquals(8, bw.size());
-        assertEquals(1000, bw.iterations());
-        assertEquals(128, bw.txDepth());
-        assertEquals(0, bw.inlineSize());
-        assertEquals(AtomicType.FETCH_AND_ADD, bw.atomicType());
+        assertEquals(8, bw.params().size());
+        assertEquals(1000, bw.params().iterations());
+        assertEquals(128, bw.params().txDepth());
+        assertEquals(0, bw.params().inlineSize());
+        assertEquals(AtomicType.FETCH_AND_ADD, bw.params().atomicType());
         TestOptions lat = TestOptions.builder(TestKind.ATOMIC_LAT).atomicType(AtomicType.CMP_AND_SWAP).build();
-        assertEquals(8, lat.size());
-        assertEquals(1, lat.txDepth());
-        assertEquals(AtomicType.CMP_AND_SWAP, lat.atomicType());
-        assertEquals(AtomicType.CMP_AND_SWAP, lat.toBuilder().build().atomicType(), "toBuilder keeps -A");
-        assertEquals(8, TestOptions.builder(TestKind.ATOMIC_BW).size(8).build().size(), "-s 8 is allowed, as perftest");
-        assertNull(TestOptions.builder(TestKind.WRITE_BW).build().atomicType());
+        assertEquals(8, lat.params().size());
+        assertEquals(1, lat.params().txDepth());
+        assertEquals(AtomicType.CMP_AND_SWAP, lat.params().atomicType());
+        assertEquals(AtomicType.CMP_AND_SWAP, lat.toBuilder().build().params().atomicType(), "toBuilder keeps -A");
+        assertEquals(8, TestOptions.builder(TestKind.ATOMIC_BW).size(8).build().params().size(), "-s 8 is allowed, as perftest");
+        assertNull(TestOptions.builder(TestKind.WRITE_BW).build().params().atomicType());
     }
 
     @Test
@@ -60,7 +60,7 @@ class AtomicKindTest {
                 () -> TestOptions.builder(TestKind.READ_BW).atomicType(AtomicType.FETCH_AND_ADD).build());
         assertTrue(other.getMessage().startsWith("-A/--atomic_type") && other.getMessage().contains("ib_read_bw"),
                 other.getMessage());
-        assertEquals(4, TestOptions.builder(TestKind.ATOMIC_LAT).outstandingReads(4).build().outstandingReads(),
+        assertEquals(4, TestOptions.builder(TestKind.ATOMIC_LAT).outstandingReads(4).build().params().outstandingReads(),
                 "-o applies to atomics");
     }
 
@@ -80,8 +80,8 @@ class AtomicKindTest {
         TestOptions fa = TestOptions.builder(TestKind.ATOMIC_BW).build();
         TestOptions cs = TestOptions.builder(TestKind.ATOMIC_BW).atomicType(AtomicType.CMP_AND_SWAP).build();
         assertEquals(List.of("-A/--atomic_type: local FETCH_AND_ADD, remote CMP_AND_SWAP"),
-                fa.symmetricMismatches(cs));
-        assertFalse(TestOptions.builder(TestKind.WRITE_BW).build().symmetricParameters()
+                fa.params().symmetricMismatches(cs.params()));
+        assertFalse(TestOptions.builder(TestKind.WRITE_BW).build().params().symmetricParameters()
                 .containsKey("-A/--atomic_type"), "other kinds exchange what they did before");
     }
 }

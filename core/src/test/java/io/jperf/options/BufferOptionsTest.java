@@ -9,16 +9,16 @@ import org.junit.jupiter.api.Test;
 class BufferOptionsTest {
     @Test
     void theDefaultIsOrdinaryPagesInOneRegion() {
-        assertEquals(BufferOptions.DEFAULT, TestOptions.builder(TestKind.WRITE_BW).build().buffers());
+        assertEquals(BufferOptions.DEFAULT, TestOptions.builder(TestKind.WRITE_BW).build().params().buffers());
     }
 
     @Test
     void bothFlagsReachTheOptionsAndSurviveToBuilder() {
         TestOptions o = TestOptions.builder(TestKind.READ_BW).numQps(2).hugePages(true).mrPerQp(true).build();
-        assertEquals(new BufferOptions(true, true), o.buffers());
-        assertEquals(o.buffers(), o.toBuilder().build().buffers());
+        assertEquals(new BufferOptions(true, true), o.params().buffers());
+        assertEquals(o.params().buffers(), o.toBuilder().build().params().buffers());
         assertEquals(new BufferOptions(true, false), TestOptions.builder(TestKind.WRITE_LAT).hugePages(true).build()
-                .buffers());
+                .params().buffers());
     }
 
     @Test

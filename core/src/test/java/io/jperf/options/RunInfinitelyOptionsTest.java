@@ -16,27 +16,27 @@ class RunInfinitelyOptionsTest {
     @Test
     void itRunsInIntervalsOfMinusDAndPerftestsDefaultFiveSeconds() {
         TestOptions o = client().build();
-        assertTrue(o.runInfinitely());
-        assertEquals(5, o.durationSeconds(), "perftest's DEF_DURATION");
+        assertTrue(o.params().runInfinitely());
+        assertEquals(5, o.params().durationSeconds(), "perftest's DEF_DURATION");
         assertTrue(o.isDuration());
-        assertEquals(2, client().durationSeconds(2).build().durationSeconds());
-        assertFalse(TestOptions.builder(TestKind.WRITE_BW).serverHost("10.0.0.2").build().runInfinitely());
+        assertEquals(2, client().durationSeconds(2).build().params().durationSeconds());
+        assertFalse(TestOptions.builder(TestKind.WRITE_BW).serverHost("10.0.0.2").build().params().runInfinitely());
     }
 
     @Test
     void itMeasuresNoPeakAsPerftestForcesNoPeak() {
         TestOptions o = client().build();
-        assertTrue(o.noPeak());
-        assertFalse(o.peakEnabled());
+        assertTrue(o.params().noPeak());
+        assertFalse(o.params().peakEnabled());
     }
 
     @Test
     void bothEndsMustAgreeOnIt() {
         TestOptions server = TestOptions.builder(TestKind.WRITE_BW).build();
-        assertEquals("true", client().build().symmetricParameters().get("--run_infinitely"));
+        assertEquals("true", client().build().params().symmetricParameters().get("--run_infinitely"));
         assertEquals(java.util.List.of("--run_infinitely: local true, remote not sent"),
-                client().build().symmetricMismatches(server).stream().filter(m -> m.startsWith("--run_inf")).toList());
-        assertTrue(client().build().toBuilder().build().runInfinitely(), "toBuilder keeps it");
+                client().build().params().symmetricMismatches(server.params()).stream().filter(m -> m.startsWith("--run_inf")).toList());
+        assertTrue(client().build().toBuilder().build().params().runInfinitely(), "toBuilder keeps it");
     }
 
     @Test
@@ -51,6 +51,6 @@ class RunInfinitelyOptionsTest {
         assertTrue(assertThrows(OptionsException.class,
                 () -> TestOptions.builder(TestKind.SEND_BW).serverHost("h").runInfinitely(true).build())
                 .getMessage().contains("send test"));
-        assertTrue(TestOptions.builder(TestKind.READ_BW).serverHost("h").runInfinitely(true).build().runInfinitely());
+        assertTrue(TestOptions.builder(TestKind.READ_BW).serverHost("h").runInfinitely(true).build().params().runInfinitely());
     }
 }

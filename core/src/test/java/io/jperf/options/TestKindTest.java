@@ -39,10 +39,10 @@ class TestKindTest {
         assertTrue(Verb.WRITE.latencyIsPingPong());
         assertEquals(0, TestKind.READ_LAT.defaultInlineSize(), "perftest's 220 is for write latency only");
         TestOptions o = TestOptions.builder(TestKind.READ_BW).build();
-        assertEquals(65536, o.size());
-        assertEquals(1000, o.iterations(), "perftest gives 5000 (DEF_ITERS_WB) to write bandwidth only");
-        assertEquals(128, o.txDepth());
-        assertEquals(0, o.outstandingReads(), "0: the device's maximum, as perftest");
+        assertEquals(65536, o.params().size());
+        assertEquals(1000, o.params().iterations(), "perftest gives 5000 (DEF_ITERS_WB) to write bandwidth only");
+        assertEquals(128, o.params().txDepth());
+        assertEquals(0, o.params().outstandingReads(), "0: the device's maximum, as perftest");
     }
 
     @Test
@@ -60,16 +60,16 @@ class TestKindTest {
                 () -> TestOptions.builder(TestKind.READ_BW).connection(Connection.UC).build());
         assertTrue(uc.getMessage().contains("UC has no RDMA READ"), uc.getMessage());
         assertEquals(16, TestOptions.builder(TestKind.READ_BW).outstandingReads(16).build().toBuilder().build()
-                .outstandingReads(), "toBuilder keeps -o");
+                .params().outstandingReads(), "toBuilder keeps -o");
     }
 
     @Test
     void aJperfPeerRunningAnotherKindIsAParameterMismatch() {
         TestOptions read = TestOptions.builder(TestKind.READ_BW).build();
         TestOptions write = TestOptions.builder(TestKind.WRITE_BW).iterations(1000).build();
-        assertEquals(java.util.List.of("test: local ib_read_bw, remote ib_write_bw"), read.symmetricMismatches(write));
+        assertEquals(java.util.List.of("test: local ib_read_bw, remote ib_write_bw"), read.params().symmetricMismatches(write.params()));
         assertEquals(java.util.List.of("test: local ib_read_bw, remote ib_write_bw", "-n/--iters: local 1000, remote 5000"),
-                read.symmetricMismatches(write.toBuilder().iterations(5000).build()), "each kind's own default -n");
+                read.params().symmetricMismatches(write.toBuilder().iterations(5000).build().params()), "each kind's own default -n");
     }
 
     @Test
@@ -87,27 +87,27 @@ class TestKindTest {
         assertEquals(236, send.knownNicLatencyInline());
         assertEquals(220, Verb.WRITE.knownNicLatencyInline());
         TestOptions bw = TestOptions.builder(TestKind.SEND_BW).build();
-        assertEquals(65536, bw.size());
-        assertEquals(1000, bw.iterations(), "ib_send_bw's default is 1000, not write_bw's 5000");
-        assertEquals(128, bw.txDepth());
-        assertEquals(512, bw.rxDepth());
-        assertEquals(0, bw.inlineSize());
+        assertEquals(65536, bw.params().size());
+        assertEquals(1000, bw.params().iterations(), "ib_send_bw's default is 1000, not write_bw's 5000");
+        assertEquals(128, bw.params().txDepth());
+        assertEquals(512, bw.params().rxDepth());
+        assertEquals(0, bw.params().inlineSize());
         TestOptions lat = TestOptions.builder(TestKind.SEND_LAT).build();
-        assertEquals(2, lat.size());
-        assertEquals(512, lat.rxDepth());
-        assertEquals(236, lat.inlineSize());
-        assertEquals(0, TestOptions.builder(TestKind.WRITE_BW).build().rxDepth(), "no receive queue for write");
+        assertEquals(2, lat.params().size());
+        assertEquals(512, lat.params().rxDepth());
+        assertEquals(236, lat.params().inlineSize());
+        assertEquals(0, TestOptions.builder(TestKind.WRITE_BW).build().params().rxDepth(), "no receive queue for write");
     }
 
     @Test
     void rxDepthIsCappedAtTheIterationsAndMadeEvenAsPerftestDoes() {
-        assertEquals(200, TestOptions.builder(TestKind.SEND_BW).iterations(200).build().rxDepth());
-        assertEquals(8, TestOptions.builder(TestKind.SEND_BW).rxDepth(7).build().rxDepth(), "odd depths grow by one");
-        assertEquals(7, TestOptions.builder(TestKind.SEND_BW).rxDepth(7).allSizes(true).build().rxDepth(),
+        assertEquals(200, TestOptions.builder(TestKind.SEND_BW).iterations(200).build().params().rxDepth());
+        assertEquals(8, TestOptions.builder(TestKind.SEND_BW).rxDepth(7).build().params().rxDepth(), "odd depths grow by one");
+        assertEquals(7, TestOptions.builder(TestKind.SEND_BW).rxDepth(7).allSizes(true).build().params().rxDepth(),
                 "perftest's even-up applies to single-size runs only");
-        assertEquals(1024, TestOptions.builder(TestKind.SEND_LAT).rxDepth(1024).durationSeconds(5).build().rxDepth(),
+        assertEquals(1024, TestOptions.builder(TestKind.SEND_LAT).rxDepth(1024).durationSeconds(5).build().params().rxDepth(),
                 "-D does not cap");
-        assertEquals(64, TestOptions.builder(TestKind.SEND_BW).rxDepth(64).build().toBuilder().build().rxDepth(),
+        assertEquals(64, TestOptions.builder(TestKind.SEND_BW).rxDepth(64).build().toBuilder().build().params().rxDepth(),
                 "toBuilder keeps -r");
     }
 
@@ -127,6 +127,6 @@ class TestKindTest {
                 () -> TestOptions.builder(TestKind.SEND_BW).bidirectional(true).build());
         assertTrue(bidi.getMessage().startsWith("-b/--bidirectional") && bidi.getMessage().contains("not implemented"),
                 bidi.getMessage());
-        assertEquals(64, TestOptions.builder(TestKind.SEND_LAT).inlineSize(64).build().inlineSize(), "SEND may be inline");
+        assertEquals(64, TestOptions.builder(TestKind.SEND_LAT).inlineSize(64).build().params().inlineSize(), "SEND may be inline");
     }
 }

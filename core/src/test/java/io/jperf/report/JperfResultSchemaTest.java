@@ -61,7 +61,7 @@ class JperfResultSchemaTest {
     void aReadLatencyResultMatchesTheSchemaToo() {
         PerfTestResult w = results(SweepFixtures.lat()).getFirst();
         io.jperf.options.TestOptions o = io.jperf.options.TestOptions.builder(io.jperf.options.TestKind.READ_LAT)
-                .serverHost("10.20.0.1").device(w.options().device()).build();
+                .serverHost("10.20.0.1").device(w.options().target().device()).build();
         PerfTestResult r = new PerfTestResult(o, w.header(), w.local(), w.remote(), w.peerVersion(), w.bandwidth(),
                 w.latency(), w.path(), w.rdmaCm(), w.warnings());
         String json = r.toJson(RUN);
@@ -75,7 +75,7 @@ class JperfResultSchemaTest {
                 io.jperf.options.TestKind.SEND_BW)) {
             PerfTestResult w = results(kind.isBandwidth() ? SweepFixtures.bwCollapsed() : SweepFixtures.lat()).getFirst();
             io.jperf.options.TestOptions o = io.jperf.options.TestOptions.builder(kind).rxDepth(64)
-                    .serverHost("10.20.0.1").device(w.options().device()).build();
+                    .serverHost("10.20.0.1").device(w.options().target().device()).build();
             PerfTestResult r = new PerfTestResult(o, w.header(), w.local(), w.remote(), w.peerVersion(), w.bandwidth(),
                     w.latency(), w.path(), w.rdmaCm(), w.warnings());
             String json = r.toJson(RUN);
@@ -92,7 +92,7 @@ class JperfResultSchemaTest {
             PerfTestResult w = results(kind.isBandwidth() ? SweepFixtures.bwCollapsed() : SweepFixtures.lat()).getFirst();
             io.jperf.options.TestOptions o = io.jperf.options.TestOptions.builder(kind)
                     .atomicType(io.jperf.options.AtomicType.CMP_AND_SWAP)
-                    .serverHost("10.20.0.1").device(w.options().device()).build();
+                    .serverHost("10.20.0.1").device(w.options().target().device()).build();
             PerfTestResult r = new PerfTestResult(o, w.header(), w.local(), w.remote(), w.peerVersion(), w.bandwidth(),
                     w.latency(), w.path(), w.rdmaCm(), w.warnings());
             String json = r.toJson(RUN);

@@ -37,7 +37,7 @@ class JsonReportTest {
         JsonReport.Builder b = JsonReport.builder(o, h)
                 .local(List.of(new EndpointInfo(0, 0x11, 0x22, 0xdeadbeef, 0x7f00L, GID, 1)))
                 .remote(List.of(new EndpointInfo(0, 0x33, 0x44, 5, 6, GID, 1)));
-        for (long size : o.messageSizes()) {
+        for (long size : o.params().messageSizes()) {
             b.result(new BandwidthResult(size, 5000, 1.5, 1.25, 0.5, Unit.MIB_PER_SEC));
         }
         b.section("path", w -> w.beginObject().field("egress", "eth1").endObject());

@@ -251,7 +251,7 @@ public final class SweepFixtures {
     /** A row that ran write-bw at one size with {@code mibPerSec} on a healthy rail0 path. */
     public static SweepRow bwRow(SweepChoice c, double mibPerSec) {
         return bwRow(c, healthyRecord(RAIL0, 0), peerRecord(RAIL0, 0),
-                List.of(bandwidth(c.options().size(), mibPerSec)), List.of(), Duration.ofSeconds(2));
+                List.of(bandwidth(c.options().params().size(), mibPerSec)), List.of(), Duration.ofSeconds(2));
     }
 
     /** A row that ran write-lat. */
@@ -273,7 +273,7 @@ public final class SweepFixtures {
     public static PerfTestResult result(TestOptions o, PathRecord local, PathRecord peer, List<Verdict> verdicts,
                                          List<BandwidthResult> bw, List<LatencyResult> lat, List<String> warnings) {
         TestHeader header = TestHeader.of(o, local.rdma().device(), local.rdma().activeMtu().bytes(), LinkType.ETHERNET,
-                local.rdma().gidIndex(), o.inlineSize(), "Unsupported", false);
+                local.rdma().gidIndex(), o.params().inlineSize(), "Unsupported", false);
         EndpointInfo me = new EndpointInfo(0, 0x11, 0x2a3b4c, 0x1d0a, 0x7f3a_5c00_0000L, local.rdma().gid().bytes(),
                 local.rdma().gidIndex());
         EndpointInfo them = new EndpointInfo(0, 0x12, 0x5e6f70, 0x2e1b, 0x7f91_0a00_0000L, peer.rdma().gid().bytes(),

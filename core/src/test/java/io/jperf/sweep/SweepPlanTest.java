@@ -47,15 +47,15 @@ class SweepPlanTest {
         assertEquals("rail=rxe1>10.20.1.2 rdma_cm=on size=1M", c.get(11).label());
 
         SweepChoice last = c.get(11);
-        assertEquals("rxe1", last.options().device());
-        assertTrue(last.options().rdmaCm());
-        assertEquals(1 << 20, last.options().size());
+        assertEquals("rxe1", last.options().target().device());
+        assertTrue(last.options().params().rdmaCm());
+        assertEquals(1 << 20, last.options().params().size());
         assertEquals(Optional.of("10.20.1.2"), last.peerAddress());
-        assertEquals("10.20.0.2", last.options().serverHost(), "the control connection always goes to PEER");
-        assertEquals(1000, last.options().iterations(), "base options apply to every choice");
-        assertEquals("rxe0", c.get(0).options().device());
-        assertFalse(c.get(0).options().rdmaCm());
-        assertEquals(2, c.get(0).options().size());
+        assertEquals("10.20.0.2", last.options().target().serverHost(), "the control connection always goes to PEER");
+        assertEquals(1000, last.options().params().iterations(), "base options apply to every choice");
+        assertEquals("rxe0", c.get(0).options().target().device());
+        assertFalse(c.get(0).options().params().rdmaCm());
+        assertEquals(2, c.get(0).options().params().size());
     }
 
     @Test
@@ -69,12 +69,12 @@ class SweepPlanTest {
         List<SweepChoice> c = plan.choices();
         assertEquals(4, c.size());
         assertEquals(Map.of("source", "10.20.0.1", "gid", "3", "tclass", "106"), c.get(1).dimensions());
-        assertEquals(3, c.get(1).options().gidIndex());
-        assertEquals(106, c.get(1).options().trafficClass());
-        assertEquals("10.20.0.1", c.get(1).options().bindSourceIp());
-        assertEquals(1, c.get(3).options().gidIndex());
-        assertEquals("mlx5_0", c.get(3).options().device());
-        assertEquals(4096, c.get(3).options().size());
+        assertEquals(3, c.get(1).options().target().gidIndex());
+        assertEquals(106, c.get(1).options().params().trafficClass());
+        assertEquals("10.20.0.1", c.get(1).options().target().bindSourceIp());
+        assertEquals(1, c.get(3).options().target().gidIndex());
+        assertEquals("mlx5_0", c.get(3).options().target().device());
+        assertEquals(4096, c.get(3).options().params().size());
         assertEquals(Optional.empty(), c.get(3).peerAddress(), "without rails the peer uses the control address");
     }
 
@@ -189,30 +189,30 @@ class SweepPlanTest {
                 .values(SweepDimension.SOURCE, List.of("10.20.0.1", "10.20.1.1", "10.20.9.9")).build();
         SweepPlan.Expansion x = plan.expand(here);
         List<SweepChoice> c = x.choices();
-        assertEquals("rxe0", c.get(0).options().device());
-        assertEquals(1, c.get(0).options().gidIndex());
-        assertEquals("rxe1", c.get(1).options().device());
-        assertEquals(3, c.get(1).options().gidIndex());
-        assertEquals("10.20.1.1", c.get(1).options().bindSourceIp());
-        assertEquals(null, c.get(2).options().device(), "an unknown source keeps the engine's default device");
+        assertEquals("rxe0", c.get(0).options().target().device());
+        assertEquals(1, c.get(0).options().target().gidIndex());
+        assertEquals("rxe1", c.get(1).options().target().device());
+        assertEquals(3, c.get(1).options().target().gidIndex());
+        assertEquals("10.20.1.1", c.get(1).options().target().bindSourceIp());
+        assertEquals(null, c.get(2).options().target().device(), "an unknown source keeps the engine's default device");
         assertEquals(1, x.notes().size());
         assertTrue(x.notes().getFirst().text().startsWith("source 10.20.9.9 is the address of no RDMA GID here"),
                 x.notes().toString());
         assertEquals(2, x.notes().getFirst().choice(), "the first choice with that source");
         // without a lookup nothing is chosen
-        assertEquals(null, plan.choices().get(1).options().device());
+        assertEquals(null, plan.choices().get(1).options().target().device());
 
         // a GID dimension wins over the source's GID; a rail's device wins over the source's device
         SweepPlan withGid = SweepPlan.builder(bw().build()).values(SweepDimension.SOURCE, List.of("10.20.1.1"))
                 .values(SweepDimension.GID, List.of("5")).build();
         SweepChoice g = withGid.expand(here).choices().getFirst();
-        assertEquals("rxe1", g.options().device());
-        assertEquals(5, g.options().gidIndex());
+        assertEquals("rxe1", g.options().target().device());
+        assertEquals(5, g.options().target().gidIndex());
         SweepPlan.Expansion crossed = SweepPlan.builder(bw().build())
                 .values(SweepDimension.RAIL, List.of("rxe0=10.20.0.2"))
                 .values(SweepDimension.SOURCE, List.of("10.20.1.1")).build().expand(here);
-        assertEquals("rxe0", crossed.choices().getFirst().options().device());
-        assertEquals(-1, crossed.choices().getFirst().options().gidIndex());
+        assertEquals("rxe0", crossed.choices().getFirst().options().target().device());
+        assertEquals(-1, crossed.choices().getFirst().options().target().gidIndex());
         assertTrue(crossed.notes().getFirst().text().contains("is on rxe1"), crossed.notes().toString());
         // a locator that throws is a source not found, never a failed plan
         SweepPlan.Expansion broken = plan.expand(a -> {

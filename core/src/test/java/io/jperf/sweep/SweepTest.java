@@ -36,7 +36,7 @@ class SweepTest {
     }
 
     private static SweepFixtures.Rail rail(SweepChoice c) {
-        return c.options().device().equals("rxe0") ? RAIL0 : RAIL1;
+        return c.options().target().device().equals("rxe0") ? RAIL0 : RAIL1;
     }
 
     /** A result as the engine makes it; rail1 collapsed onto rail0's route (F2 ERROR). */
@@ -45,7 +45,7 @@ class SweepTest {
         PathRecord local = rail == RAIL1 ? SweepFixtures.collapsedRecord(rail, 0) : SweepFixtures.healthyRecord(rail, 0);
         PathRecord peer = SweepFixtures.peerRecord(rail, 0);
         return SweepFixtures.result(c.options(), local, peer, Verdicts.evaluate(local, peer),
-                List.of(SweepFixtures.bandwidth(c.options().size(), mib)), List.of(), List.of());
+                List.of(SweepFixtures.bandwidth(c.options().params().size(), mib)), List.of(), List.of());
     }
 
     /** A healthy rail0 result at the choice's size, whatever its device. */
@@ -53,7 +53,7 @@ class SweepTest {
         PathRecord local = SweepFixtures.healthyRecord(RAIL0, 0);
         PathRecord peer = SweepFixtures.peerRecord(RAIL0, 0);
         return SweepFixtures.result(c.options(), local, peer, List.of(),
-                List.of(SweepFixtures.bandwidth(c.options().size(), 1000)), List.of(), List.of());
+                List.of(SweepFixtures.bandwidth(c.options().params().size(), 1000)), List.of(), List.of());
     }
 
     private static Sweep sweep(SweepPlan plan, Sweep.PointRunner runner, LocalPathCheck check) {

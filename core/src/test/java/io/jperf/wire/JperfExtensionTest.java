@@ -28,8 +28,8 @@ class JperfExtensionTest {
                             theirs -> Map.of("size.seen", theirs.get("size")), "served exchange");
                     TestOptions learned = TestOptions.builder(TestKind.valueOf(asked.get("kind")))
                             .size(Long.parseLong(asked.get("size"))).build();
-                    PerftestHandshake h = PerftestHandshake.afterVersion(ch, learned);
-                    return h.preamble(4096, 64, 3).ibvMtu() + "/" + learned.size();
+                    PerftestHandshake h = PerftestHandshake.afterVersion(ch, learned.params());
+                    return h.preamble(4096, 64, 3).ibvMtu() + "/" + learned.params().size();
                 } catch (Exception e) {
                     throw new IllegalStateException(e);
                 }
@@ -37,7 +37,7 @@ class JperfExtensionTest {
             TestOptions client = TestOptions.builder(TestKind.WRITE_LAT).serverHost("127.0.0.1")
                     .port(listener.localPort()).build();
             try (ControlChannel ch = ControlChannel.connect("127.0.0.1", listener.localPort(), null, TIMEOUT);
-                 PerftestHandshake h = new PerftestHandshake(ch, client, Duration.ZERO)) {
+                 PerftestHandshake h = new PerftestHandshake(ch, client.params(), Duration.ZERO)) {
                 assertEquals("6.06 jperf", h.exchangeVersion().text());
                 Map<String, String> ours = new LinkedHashMap<>();
                 ours.put("kind", "WRITE_LAT");
@@ -58,7 +58,7 @@ class JperfExtensionTest {
              ControlChannel server = listener.accept(TIMEOUT)) {
             assertThrows(IllegalStateException.class, () -> JperfExtension.respond(client, f -> f, "x"));
             TestOptions serverOptions = TestOptions.builder(TestKind.WRITE_BW).build();
-            assertThrows(IllegalStateException.class, () -> PerftestHandshake.afterVersion(server, serverOptions));
+            assertThrows(IllegalStateException.class, () -> PerftestHandshake.afterVersion(server, serverOptions.params()));
         }
     }
 }

@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jperf.ffi.generated.ibv_device_attr;
+import io.jperf.options.TestKind;
+import io.jperf.options.TestOptions;
+import io.jperf.options.TestParameters;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.List;
@@ -29,6 +32,19 @@ class ParameterNegotiationTest {
         assertEquals(5, bb.getInt(56), "duration");
         assertEquals(1, bb.getInt(60), "use_rdma_cm");
         assertEquals(16, ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).getInt(80 + 144), "attr.max_qp_rd_atom, host order");
+    }
+
+    @Test
+    void theAgreedParametersFillItAsPerftestDoes() {
+        TestParameters write = TestOptions.builder(TestKind.WRITE_BW).numQps(2).rdmaCm(true).serverHost("h").build()
+                .params();
+        assertEquals(BW, ParameterNegotiation.of(write, 16));
+        TestParameters all = TestOptions.builder(TestKind.READ_LAT).allSizes(true).reportGbits(true).build().params();
+        assertEquals(new ParameterNegotiation(1, 0, 4, 0, 0, 0, 0, ParameterNegotiation.ALL_SIZES_MAX, 1000, 1, 5,
+                false, 4), ParameterNegotiation.of(all, 4));
+        TestParameters timed = TestOptions.builder(TestKind.ATOMIC_BW).durationSeconds(7).build().params();
+        assertEquals(new ParameterNegotiation(0, 0, 5, 1, 1, 1, 1, 8, 0, 1, 7, false, 16),
+                ParameterNegotiation.of(timed, 16));
     }
 
     @Test

@@ -42,16 +42,16 @@ class ServeRequestFuzz {
                 return;
             }
             try {
-                ServeBudget.check(o, LIMITS);
+                ServeBudget.check(o.params(), LIMITS);
             } catch (ServeRefusedException e) {
                 assertOneSafeLine(e.getMessage());
                 return;
             }
-            assertTrue(ResourceEstimate.of(o).totalBytes() <= LIMITS.maxMemoryBytes(), o.toString());
+            assertTrue(ResourceEstimate.of(o.params()).totalBytes() <= LIMITS.maxMemoryBytes(), o.toString());
             if (o.isDuration()) {
-                assertTrue(o.durationSeconds() <= LIMITS.maxDuration().toSeconds());
+                assertTrue(o.params().durationSeconds() <= LIMITS.maxDuration().toSeconds());
             } else {
-                assertTrue(ServeBudget.leastSeconds(o) <= LIMITS.maxDuration().toSeconds());
+                assertTrue(ServeBudget.leastSeconds(o.params()) <= LIMITS.maxDuration().toSeconds());
             }
         });
     }
