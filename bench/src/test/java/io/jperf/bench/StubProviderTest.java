@@ -9,6 +9,7 @@ import io.jperf.bench.StubProvider.Counter;
 import io.jperf.datapath.CompletionBatch;
 import io.jperf.datapath.WorkRequestList;
 import io.jperf.ffi.InlineVerbs;
+import io.jperf.ffi.NativeMemory;
 import io.jperf.ffi.generated.ibv_qp;
 import io.jperf.ffi.generated.ibv_recv_wr;
 import io.jperf.ffi.generated.rdma_h;
@@ -51,7 +52,7 @@ class StubProviderTest {
 
     @Test
     void fakeObjectsPointAtTheFakeContext() {
-        MemorySegment qp = stub.qp().reinterpret(ibv_qp.sizeof());
+        MemorySegment qp = NativeMemory.ofLayout(stub.qp(), ibv_qp.layout());
         assertEquals(stub.context(), ibv_qp.context(qp));
         assertNotEquals(MemorySegment.NULL, InlineVerbs.postRecvFn(stub.qp()));
         assertNotEquals(MemorySegment.NULL, InlineVerbs.reqNotifyCqFn(stub.cq()));
@@ -78,7 +79,7 @@ class StubProviderTest {
                 assertEquals(0, wc.status(i));
                 assertEquals(rdma_h.IBV_WC_RDMA_WRITE(), wc.opcode(i));
                 assertEquals(4096, wc.byteLength(i));
-                assertEquals(ibv_qp.qp_num(stub.qp().reinterpret(ibv_qp.sizeof())), wc.qpNumber(i));
+                assertEquals(ibv_qp.qp_num(NativeMemory.ofLayout(stub.qp(), ibv_qp.layout())), wc.qpNumber(i));
             }
         }
         assertEquals(0, got);

@@ -5,6 +5,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.lang.module.ModuleDescriptor;
+import java.lang.module.ModuleFinder;
+import java.lang.module.ModuleReference;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,11 +20,13 @@ import java.util.zip.ZipEntry;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The jars {@code mvn package} made (failsafe runs this after package): each carries its module name, has
- * a sources and a javadoc jar, and the library jars go on the module path.
+ * a sources and a javadoc jar, and the library jars are named modules that run on the module path with native
+ * access granted to {@code io.jperf.ffi} alone.
  */
 class LibraryJarsIT {
     private static final Path ROOT = Path.of(System.getProperty("jperf.root", ".."));
@@ -33,16 +38,28 @@ class LibraryJarsIT {
                 .resolve("jperf-" + module + "-" + VERSION + (classifier == null ? "" : "-" + classifier) + ".jar");
     }
 
+    /**
+     * The library jars are named modules (module-info.class; the JVM ignores Automatic-Module-Name beside one),
+     * cli's jars stay automatic modules named in their manifests.
+     */
     @Test
     void everyJarNamesItsModule() throws IOException {
-        for (List<String> expected : List.of(List.of("native-bindings", "io.jperf.ffi"), List.of("core", "io.jperf.core"),
-                List.of("cli", "io.jperf.cli"))) {
+        for (List<String> expected : List.of(List.of("native-bindings", "io.jperf.ffi"), List.of("core", "io.jperf.core"))) {
             Path jar = jar(expected.get(0), null);
-            assertEquals(expected.get(1), manifest(jar).getMainAttributes().getValue("Automatic-Module-Name"),
-                    jar.toString());
+            ModuleDescriptor descriptor = descriptor(jar);
+            assertEquals(expected.get(1), descriptor.name(), jar.toString());
+            assertFalse(descriptor.isAutomatic(), jar + " has a module-info");
+            assertEquals(VERSION, descriptor.rawVersion().orElse(null), jar + ": the module's version");
+            assertNull(manifest(jar).getMainAttributes().getValue("Automatic-Module-Name"), jar.toString());
         }
+        assertEquals("io.jperf.cli", manifest(jar("cli", null)).getMainAttributes().getValue("Automatic-Module-Name"));
+        assertTrue(descriptor(jar("cli", null)).isAutomatic());
         Path shaded = ROOT.resolve("cli/target/jperf.jar");
         assertEquals("io.jperf.cli", manifest(shaded).getMainAttributes().getValue("Automatic-Module-Name"));
+        try (JarFile f = new JarFile(shaded.toFile())) {
+            assertNull(f.getEntry("module-info.class"), "jperf.jar runs on the class path: no module-info in it");
+            assertEquals("ALL-UNNAMED", f.getManifest().getMainAttributes().getValue("Enable-Native-Access"));
+        }
     }
 
     @Test
@@ -60,49 +77,92 @@ class LibraryJarsIT {
         }
     }
 
+    /**
+     * What each module reads and shows: core requires the bindings (and HdrHistogram) transitively and exports
+     * its API; the bindings export {@code io.jperf} (JperfException) to everybody and their native packages to
+     * core alone.
+     */
     @Test
     void theLibraryJarsResolveOnTheModulePath() throws Exception {
-        String hdr = Path.of(Histogram.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
-        String modulePath = String.join(java.io.File.pathSeparator, jar("native-bindings", null).toString(),
-                jar("core", null).toString(), hdr);
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        String out = run(java, "--module-path", modulePath, "--enable-native-access=io.jperf.ffi,io.jperf.core",
+        String modulePath = libraryModulePath();
+        String java = javaCommand();
+        String out = run(java, "--module-path", modulePath, "--enable-native-access=io.jperf.ffi",
                 "--add-modules", "io.jperf.core", "--describe-module", "io.jperf.core");
-        assertTrue(out.startsWith("io.jperf.core@" + VERSION + " ") && out.lines().findFirst().orElseThrow()
+        assertTrue(out.startsWith("io.jperf.core@" + VERSION + " ") && !out.lines().findFirst().orElseThrow()
                 .endsWith(" automatic"), out);
-        assertTrue(out.contains("contains io.jperf.verbs"), out);
+        for (String line : List.of("requires io.jperf.ffi transitive", "requires HdrHistogram transitive automatic",
+                "exports io.jperf.verbs", "exports io.jperf.engine", "exports io.jperf.options")) {
+            assertTrue(out.lines().anyMatch(line::equals), line + " in\n" + out);
+        }
         String ffi = run(java, "--module-path", modulePath, "--describe-module", "io.jperf.ffi");
-        assertTrue(ffi.startsWith("io.jperf.ffi@" + VERSION + " ") && ffi.contains("contains io.jperf.ffi.generated"),
-                ffi);
+        for (String line : List.of("exports io.jperf", "qualified exports io.jperf.ffi to io.jperf.core",
+                "qualified exports io.jperf.ffi.generated to io.jperf.core")) {
+            assertTrue(ffi.lines().anyMatch(line::equals), line + " in\n" + ffi);
+        }
+        assertTrue(ffi.startsWith("io.jperf.ffi@" + VERSION + " "), ffi);
         // no split package between the modules, every one of them readable
         run(java, "--module-path", modulePath, "--validate-modules");
     }
 
+    /**
+     * Native access for io.jperf.ffi only, and refused to every other module ({@code --illegal-native-access=deny}):
+     * core's calls that reach native code (the device list, a completion status's text through
+     * {@code ibv_wc_status_str}, a completion array read by address) work, since only the bindings make restricted
+     * calls. Without the grant the bindings are refused too, and jperf says which flag is missing.
+     */
     @Test
-    void onTheModulePathNativeAccessIsGrantedByModuleName(@TempDir Path dir) throws Exception {
+    void onTheModulePathOnlyTheBindingsNeedNativeAccess(@TempDir Path dir) throws Exception {
         Path program = dir.resolve("Probe.java");
         Files.writeString(program, """
+                import java.lang.foreign.Arena;
+
                 public class Probe {
                     public static void main(String[] args) {
+                        System.out.println("module " + io.jperf.verbs.Rdma.class.getModule().getName()
+                                + ", native access " + io.jperf.verbs.Rdma.class.getModule().isNativeAccessEnabled());
                         try {
                             System.out.println("devices: " + io.jperf.verbs.Rdma.deviceNames());
                         } catch (io.jperf.JperfException e) {
-                            System.out.println("category " + e.category());
+                            System.out.println("category " + e.category() + ": " + e.getMessage());
                         }
-                        System.out.println("module " + io.jperf.verbs.Rdma.class.getModule().getName());
+                        if (args.length == 0) { // the libraries loaded: calls that need no device
+                            System.out.println("status " + io.jperf.datapath.CompletionStatus.describe(12));
+                            try (Arena arena = Arena.ofConfined()) {
+                                System.out.println("wr_id " + new io.jperf.datapath.CompletionBatch(arena, 4).wrId(3));
+                            }
+                        }
                     }
                 }
                 """);
-        String hdr = Path.of(Histogram.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
-        String modulePath = String.join(java.io.File.pathSeparator, jar("native-bindings", null).toString(),
-                jar("core", null).toString(), hdr);
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        // loading libibverbs is a restricted call in io.jperf.ffi: the README's flag silences the JVM's warning
-        String granted = run(java, "-p", modulePath, "--add-modules", "io.jperf.core",
-                "--enable-native-access=io.jperf.ffi,io.jperf.core", program.toString());
-        assertTrue(granted.contains("module io.jperf.core"), granted);
-        assertFalse(granted.contains("restricted method"), granted);
-        String notGranted = run(java, "-p", modulePath, "--add-modules", "io.jperf.core", program.toString());
+        String modulePath = libraryModulePath();
+        String java = javaCommand();
+        Process p = start(java, "-p", modulePath, "--add-modules", "io.jperf.core",
+                "--enable-native-access=io.jperf.ffi", "--illegal-native-access=deny", program.toString());
+        String granted = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the probe did not finish");
+        assertEquals(0, p.exitValue(), granted);
+        assertFalse(granted.contains("IllegalCallerException") || granted.contains("restricted method"), granted);
+        assertTrue(granted.startsWith("module io.jperf.core, native access false\n"), granted);
+        assertTrue(granted.contains("status IBV_WC_RETRY_EXC_ERR (12, transport retry counter exceeded)"), granted);
+        assertTrue(granted.contains("wr_id 0\n"), granted);
+        if (!Files.isDirectory(Path.of("/sys/class/infiniband"))) {
+            assertTrue(granted.contains("category NO_RDMA: ibv_get_device_list failed"), granted);
+        } else {
+            assertTrue(granted.contains("devices: ["), granted);
+        }
+
+        // the bindings refused as well: jperf's message names the flag (no JVM stack trace)
+        p = start(java, "-p", modulePath, "--add-modules", "io.jperf.core", "--illegal-native-access=deny",
+                program.toString(), "devices-only");
+        String denied = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the probe did not finish");
+        assertEquals(0, p.exitValue(), denied);
+        assertTrue(denied.contains("category NO_RDMA: native access is denied for module io.jperf.ffi: run java with"
+                + " --enable-native-access=io.jperf.ffi"), denied);
+
+        // JDK 25's default (warn): the JVM's warning names the one module to grant
+        String notGranted = run(java, "-p", modulePath, "--add-modules", "io.jperf.core", program.toString(),
+                "devices-only");
         assertTrue(notGranted.contains("--enable-native-access=io.jperf.ffi"), notGranted);
     }
 
@@ -125,11 +185,12 @@ class LibraryJarsIT {
         String modulePath = String.join(java.io.File.pathSeparator, example.toString(),
                 jar("native-bindings", null).toString(), jar("core", null).toString(), hdr);
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process p = start(java, "--enable-native-access=io.jperf.ffi,io.jperf.core", "-p", modulePath,
+        Process p = start(java, "--enable-native-access=io.jperf.ffi", "--illegal-native-access=deny", "-p", modulePath,
                 "-m", "io.jperf.example.embedded");
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(120, TimeUnit.SECONDS), "the example did not finish");
-        assertFalse(out.contains("restricted method") || out.contains("Exception in thread"), out);
+        assertFalse(out.contains("restricted method") || out.contains("Exception in thread")
+                || out.contains("IllegalCallerException"), out);
         if (!Files.isDirectory(Path.of("/sys/class/infiniband"))) {
             assertEquals(3, p.exitValue(), out);
             assertTrue(out.startsWith("embedded: ") && out.strip().endsWith("[NO_RDMA]"), out);
@@ -137,6 +198,23 @@ class LibraryJarsIT {
             assertEquals(0, p.exitValue(), out);
             assertTrue(out.startsWith("write-bw loopback: 65536 bytes x 1000: "), out);
         }
+    }
+
+    private static String libraryModulePath() throws Exception {
+        String hdr = Path.of(Histogram.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+        return String.join(java.io.File.pathSeparator, jar("native-bindings", null).toString(),
+                jar("core", null).toString(), hdr);
+    }
+
+    private static String javaCommand() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    private static ModuleDescriptor descriptor(Path jar) {
+        assertTrue(Files.isRegularFile(jar), jar + " not built");
+        List<ModuleReference> found = List.copyOf(ModuleFinder.of(jar).findAll());
+        assertEquals(1, found.size(), jar.toString());
+        return found.getFirst().descriptor();
     }
 
     private static String run(String... command) throws Exception {

@@ -4,6 +4,7 @@ import io.jperf.ffi.ErrnoCalls;
 import io.jperf.ffi.Libc;
 import io.jperf.ffi.LibcException;
 import io.jperf.ffi.NativeBytes;
+import io.jperf.ffi.NativeMemory;
 import io.jperf.ffi.RdmaLibraries;
 import io.jperf.ffi.generated.rdma_cm_event;
 import io.jperf.ffi.generated.rdma_conn_param;
@@ -80,7 +81,7 @@ public final class CmEventChannel extends NativeResource {
                 }
                 throw RdmaException.of("rdma_create_event_channel", errno);
             }
-            int fd = rdma_event_channel.fd(ch.reinterpret(rdma_event_channel.sizeof()));
+            int fd = rdma_event_channel.fd(NativeMemory.ofLayout(ch, rdma_event_channel.layout()));
             try {
                 Libc.setNonBlocking(fd);
             } catch (LibcException e) {
@@ -234,7 +235,7 @@ public final class CmEventChannel extends NativeResource {
     }
 
     private static CmEvent copyAndAck(MemorySegment eventPtr) {
-        MemorySegment ev = eventPtr.reinterpret(rdma_cm_event.sizeof());
+        MemorySegment ev = NativeMemory.ofLayout(eventPtr, rdma_cm_event.layout());
         try {
             return copy(ev);
         } finally {
@@ -255,7 +256,7 @@ public final class CmEventChannel extends NativeResource {
         MemorySegment dataPtr = rdma_conn_param.private_data(conn);
         int len = Byte.toUnsignedInt(rdma_conn_param.private_data_len(conn));
         if (!dataPtr.equals(MemorySegment.NULL) && len > 0) {
-            data = NativeBytes.toArray(dataPtr.reinterpret(len));
+            data = NativeBytes.toArray(NativeMemory.ofSize(dataPtr, len));
         }
         boolean request = type == CmEventType.CONNECT_REQUEST;
         return new CmEvent(type, raw, rdma_cm_event.status(ev), rdma_cm_event.id(ev).address(),

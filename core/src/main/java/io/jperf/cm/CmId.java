@@ -2,6 +2,7 @@ package io.jperf.cm;
 
 import io.jperf.ffi.ErrnoCalls;
 import io.jperf.ffi.NativeBytes;
+import io.jperf.ffi.NativeMemory;
 import io.jperf.ffi.generated.ibv_context;
 import io.jperf.ffi.generated.ibv_gid;
 import io.jperf.ffi.generated.ibv_qp_init_attr;
@@ -65,7 +66,7 @@ public final class CmId extends NativeResource {
     private CmId(CmEventChannel channel, MemorySegment id, RouteExplainer explainer) {
         super(channel);
         this.channel = channel;
-        this.handle = id.reinterpret(rdma_cm_id.sizeof());
+        this.handle = NativeMemory.ofLayout(id, rdma_cm_id.layout());
         this.address = id.address();
         this.explainer = explainer;
     }
@@ -389,8 +390,8 @@ public final class CmId extends NativeResource {
         MemorySegment verbs = rdma_cm_id.verbs(handle);
         String device = "(no device)";
         if (!verbs.equals(MemorySegment.NULL)) {
-            MemorySegment ctx = verbs.reinterpret(ibv_context.sizeof());
-            device = rdma_h.ibv_get_device_name(ibv_context.device(ctx)).reinterpret(64).getString(0);
+            MemorySegment ctx = NativeMemory.ofLayout(verbs, ibv_context.layout());
+            device = NativeMemory.cString(rdma_h.ibv_get_device_name(ibv_context.device(ctx)), 64);
         }
         int port = Byte.toUnsignedInt(rdma_cm_id.port_num(handle));
         MemorySegment addr = rdma_route.addr(rdma_cm_id.route(handle));

@@ -1,5 +1,6 @@
 package io.jperf.datapath;
 
+import io.jperf.ffi.NativeMemory;
 import io.jperf.ffi.generated.rdma_h;
 
 /**
@@ -24,7 +25,7 @@ public final class CompletionStatus {
 
     /** rdma-core's {@code ibv_wc_status_str} text. */
     public static String text(int status) {
-        return rdma_h.ibv_wc_status_str(status).reinterpret(256).getString(0);
+        return NativeMemory.cString(rdma_h.ibv_wc_status_str(status), 256);
     }
 
     /** What usually causes this status and what to check. */

@@ -1,5 +1,7 @@
 package io.jperf.datapath;
 
+import io.jperf.ffi.NativeMemory;
+
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
@@ -16,10 +18,9 @@ import java.lang.foreign.ValueLayout;
  *
  * <p>Stateless and thread-safe.
  */
-@SuppressWarnings("restricted")
 final class RawMemory {
     /** Address 0 up to {@code Long.MAX_VALUE}, global scope: an address is its own offset. */
-    private static final MemorySegment ALL = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
+    private static final MemorySegment ALL = NativeMemory.addressSpace();
 
     private RawMemory() {
     }

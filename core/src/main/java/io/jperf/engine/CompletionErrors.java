@@ -18,6 +18,10 @@ public final class CompletionErrors {
     private long firstWrId;
     private int postErrno;
 
+    /** No failures counted yet. */
+    public CompletionErrors() {
+    }
+
     void completionFailed(int status, int vendorError, long wrId) {
         if (total == 0) {
             firstStatus = status;

@@ -10,6 +10,10 @@ public final class StopSignal {
     private volatile boolean requested;
     private volatile String reason;
 
+    /** Not requested yet. */
+    public StopSignal() {
+    }
+
     /** Asks the test to stop; {@code why} says what asked (e.g. {@code "SIGINT"}). Idempotent: the first reason stays. */
     public void request(String why) {
         if (!requested) {

@@ -9,6 +9,10 @@ import java.util.LinkedHashMap;
 public final class Evidence extends LinkedHashMap<String, String> {
     private static final long serialVersionUID = 1L;
 
+    /** An empty record, filled with {@link #with}. */
+    public Evidence() {
+    }
+
     /** Adds {@code key = String.valueOf(value)} and returns this. */
     public Evidence with(String key, Object value) {
         put(key, String.valueOf(value));

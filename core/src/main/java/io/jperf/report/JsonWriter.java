@@ -16,6 +16,10 @@ public final class JsonWriter {
     private final Deque<Frame> stack = new ArrayDeque<>();
     private boolean topLevelWritten;
 
+    /** An empty document. */
+    public JsonWriter() {
+    }
+
     private static final class Frame {
         final boolean object;
         int count;

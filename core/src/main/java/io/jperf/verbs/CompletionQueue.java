@@ -2,6 +2,7 @@ package io.jperf.verbs;
 
 import io.jperf.ffi.ErrnoCalls;
 import io.jperf.ffi.InlineVerbs;
+import io.jperf.ffi.NativeMemory;
 import io.jperf.ffi.generated.ibv_cq;
 import io.jperf.ffi.generated.rdma_h;
 
@@ -26,7 +27,7 @@ public final class CompletionQueue extends NativeResource {
         this.context = context;
         this.handle = handle;
         this.pollFn = InlineVerbs.pollCqFn(handle);
-        this.depth = ibv_cq.cqe(handle.reinterpret(ibv_cq.sizeof()));
+        this.depth = ibv_cq.cqe(NativeMemory.ofLayout(handle, ibv_cq.layout()));
     }
 
     static CompletionQueue create(Context context, int depth, CompletionChannel channel) {

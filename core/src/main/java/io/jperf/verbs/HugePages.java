@@ -2,6 +2,7 @@ package io.jperf.verbs;
 
 import io.jperf.ffi.Libc;
 import io.jperf.ffi.LibcException;
+import io.jperf.ffi.NativeMemory;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -21,7 +22,6 @@ import java.util.Optional;
  *
  * <p>Stateless and thread-safe.
  */
-@SuppressWarnings("restricted")
 public final class HugePages {
     /** perftest's huge page size, used when /proc/meminfo has no {@code Hugepagesize}. */
     public static final long DEFAULT_PAGE_SIZE = 2L << 20;
@@ -86,7 +86,7 @@ public final class HugePages {
             throw RdmaException.of("mmap(" + length + " bytes, MAP_HUGETLB) for --use_hugepages", e.errno(),
                     hint(length, pageSize));
         }
-        return mapped.reinterpret(length, arena, segment -> unmap(segment, length));
+        return NativeMemory.ofSize(mapped, length, arena, segment -> unmap(segment, length));
     }
 
     private static void unmap(MemorySegment segment, long length) {

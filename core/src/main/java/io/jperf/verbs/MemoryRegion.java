@@ -1,6 +1,7 @@
 package io.jperf.verbs;
 
 import io.jperf.ffi.ErrnoCalls;
+import io.jperf.ffi.NativeMemory;
 import io.jperf.ffi.generated.ibv_mr;
 import io.jperf.ffi.generated.rdma_h;
 
@@ -28,7 +29,7 @@ public final class MemoryRegion extends NativeResource {
         this.handle = handle;
         this.memory = memory;
         this.ownedArena = ownedArena;
-        MemorySegment mr = handle.reinterpret(ibv_mr.sizeof());
+        MemorySegment mr = NativeMemory.ofLayout(handle, ibv_mr.layout());
         this.lkey = ibv_mr.lkey(mr);
         this.rkey = ibv_mr.rkey(mr);
     }

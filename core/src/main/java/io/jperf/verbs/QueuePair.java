@@ -2,6 +2,7 @@ package io.jperf.verbs;
 
 import io.jperf.ffi.ErrnoCalls;
 import io.jperf.ffi.InlineVerbs;
+import io.jperf.ffi.NativeMemory;
 import io.jperf.ffi.generated.ibv_ah_attr;
 import io.jperf.ffi.generated.ibv_global_route;
 import io.jperf.ffi.generated.ibv_gid;
@@ -45,7 +46,7 @@ public final class QueuePair extends NativeResource {
         this.type = type;
         this.handle = handle;
         this.capabilities = capabilities;
-        this.qpn = ibv_qp.qp_num(handle.reinterpret(ibv_qp.sizeof()));
+        this.qpn = ibv_qp.qp_num(NativeMemory.ofLayout(handle, ibv_qp.layout()));
         this.postSendFn = InlineVerbs.postSendFn(handle);
         this.postRecvFn = InlineVerbs.postRecvFn(handle);
     }

@@ -1,6 +1,7 @@
 package io.jperf.verbs;
 
 import io.jperf.ffi.ErrnoCalls;
+import io.jperf.ffi.NativeMemory;
 import io.jperf.ffi.RdmaLibraries;
 import io.jperf.ffi.generated.rdma_h;
 
@@ -96,10 +97,10 @@ public final class Rdma {
             }
             try {
                 int n = count.get(ValueLayout.JAVA_INT, 0);
-                MemorySegment devices = list.reinterpret(ValueLayout.ADDRESS.byteSize() * n);
+                MemorySegment devices = NativeMemory.ofSize(list, ValueLayout.ADDRESS.byteSize() * n);
                 for (int i = 0; i < n; i++) {
                     MemorySegment device = devices.getAtIndex(ValueLayout.ADDRESS, i);
-                    String name = rdma_h.ibv_get_device_name(device).reinterpret(256).getString(0);
+                    String name = NativeMemory.cString(rdma_h.ibv_get_device_name(device), 256);
                     if (visitor.visit(name, device)) {
                         return;
                     }

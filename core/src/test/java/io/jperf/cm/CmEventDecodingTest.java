@@ -1,5 +1,6 @@
 package io.jperf.cm;
 
+import io.jperf.ffi.NativeMemory;
 import io.jperf.ffi.generated.rdma_cm_event;
 import io.jperf.ffi.generated.rdma_conn_param;
 import io.jperf.ffi.generated.rdma_h;
@@ -38,7 +39,7 @@ class CmEventDecodingTest {
             if (t != CmEventType.OTHER) {
                 assertEquals(t, CmEventType.fromNative(t.nativeValue()));
                 assertEquals("RDMA_CM_EVENT_" + t.name(),
-                        rdma_h.rdma_event_str(t.nativeValue()).reinterpret(64).getString(0),
+                        NativeMemory.cString(rdma_h.rdma_event_str(t.nativeValue()), 64),
                         "librdmacm's own name for " + t.nativeValue());
             }
         }

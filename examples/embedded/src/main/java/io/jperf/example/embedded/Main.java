@@ -14,7 +14,7 @@ import java.time.Duration;
  * through jperf's library API, and prints the result.
  *
  * <pre>
- * java --enable-native-access=io.jperf.ffi,io.jperf.core \
+ * java --enable-native-access=io.jperf.ffi --illegal-native-access=deny \
  *      -p jperf-example-embedded.jar:jperf-core.jar:jperf-native-bindings.jar:HdrHistogram.jar \
  *      -m io.jperf.example.embedded [DEVICE [SERVER_DEVICE]]
  * </pre>
