@@ -4,6 +4,7 @@ import io.jperf.datapath.CompletionBatch;
 import io.jperf.datapath.ReceiveRequestList;
 import io.jperf.datapath.WorkRequestList;
 import io.jperf.options.TestOptions;
+import io.jperf.options.TestParameters;
 import io.jperf.result.BandwidthResult;
 import io.jperf.stats.BandwidthStats;
 import io.jperf.verbs.QueuePair;
@@ -41,8 +42,7 @@ final class BandwidthMeasurement implements Measurement {
     BandwidthMeasurement(TestOptions options, Endpoint endpoint, List<KeyMessage> remote, PerftestHandshake handshake,
                          TestListener listener, Duration timeout, Duration warmup, StopSignal stop) {
         this.stop = stop;
-        // a warm-up would send messages the receiver counts as the first size's (perftest counts every one)
-        this.warmup = options.params().kind().verb().usesReceives() ? Duration.ZERO : warmup;
+        this.warmup = warmup;
         this.options = options;
         this.endpoint = endpoint;
         this.remote = remote;
@@ -95,7 +95,9 @@ final class BandwidthMeasurement implements Measurement {
             BandwidthLoop loop = new BandwidthLoop(postFns, qps, lists, endpoint.cq().pollFunction(),
                     endpoint.cq().handle(), new CompletionBatch(arena, 16), stamps, timeout.toNanos());
             List<Long> sizes = options.params().messageSizes();
-            if (!warmup.isZero()) {
+            if (!warmup.isZero() && options.params().kind().verb().usesReceives()) {
+                warmUpOnSelf(arena, sizes.getFirst());
+            } else if (!warmup.isZero()) {
                 setSize(lists, sizes.getFirst());
                 warmUp(loop, JitWarmup.of(warmup, timeout));
             }
@@ -222,6 +224,34 @@ final class BandwidthMeasurement implements Measurement {
      * Writes until the warm-up's minimum has passed and the JIT has gone quiet, pausing while it
      * compiles (see {@link JitWarmup}).
      */
+    /**
+     * A SEND test's sender warms up on {@link SelfConnectedQps}: the receiver counts every message (perftest's
+     * too), so no warm-up message may reach it. The same loop writes, for the same time as any warm-up, from
+     * each QP's send slice into its own receive slice, with the test's post list, depth and moderation.
+     */
+    private void warmUpOnSelf(Arena arena, long size) {
+        TestParameters p = options.params();
+        try (SelfConnectedQps self = SelfConnectedQps.open(endpoint, p, options.target().ibPort())) {
+            int numQps = p.numQps();
+            MemorySegment[] postFns = new MemorySegment[numQps];
+            MemorySegment[] qps = new MemorySegment[numQps];
+            WorkRequestList[] lists = new WorkRequestList[numQps];
+            for (int q = 0; q < numQps; q++) {
+                QueuePair qp = self.qps().get(q);
+                postFns[q] = qp.postSendFunction();
+                qps[q] = qp.handle();
+                lists[q] = new WorkRequestList(arena, WorkRequestList.Opcode.RDMA_WRITE, p.postList(),
+                        endpoint.sendAddress(q), (int) size, endpoint.lkey(q), endpoint.receiveAddress(q),
+                        endpoint.rkey(q), false);
+            }
+            int stamps = p.peakEnabled() ? p.iterations() * numQps : 0;
+            BandwidthLoop loop = new BandwidthLoop(postFns, qps, lists, self.cq().pollFunction(), self.cq().handle(),
+                    new CompletionBatch(arena, 16), stamps, timeout.toNanos());
+            setSize(lists, size);
+            warmUp(loop, JitWarmup.of(warmup, timeout));
+        }
+    }
+
     private void warmUp(BandwidthLoop loop, JitWarmup plan) {
         long start = System.nanoTime();
         long compiled = plan.compiled();

@@ -304,6 +304,11 @@ final class Endpoint implements AutoCloseable {
         return region(q).lkey();
     }
 
+    /** The remote key of QP {@code q}'s buffers (what the peer writes with; {@link SelfConnectedQps} too). */
+    int rkey(int q) {
+        return region(q).rkey();
+    }
+
     int inlineSize() {
         return inlineSize;
     }
