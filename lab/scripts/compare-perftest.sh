@@ -269,7 +269,10 @@ run_one() {
 
 T_START=$(lab_uptime)
 PT_VER=$(ib_write_bw --version 2>&1 | sed -n 's/^Version: *//p' | head -1)
+ver_errs=$(hs_err_count)
 J_VER=$(cd "$JVM_CWD" && "$JAVA_HOME/bin/java" -jar "$JAR" --version 2>&1 | head -1)
+# the banner's JVM counts like the measured ones: a fault there is a fault of this run too
+JVMS=$((JVMS + 1)); [ "$(hs_err_count)" = "$ver_errs" ] || { CRASHED_RUNS+=("jperf --version (banner)"); J_VER="(jperf --version died from a signal)"; }
 [ -z "$JAR_BEFORE" ] || J_VER="$J_VER; before: $JAR_BEFORE, $(cd "$JVM_CWD" && "$JAVA_HOME/bin/java" -jar "$JAR_BEFORE" --version 2>&1 | head -1)"
 MTU=$(ibv_devinfo -d "$SDEV" 2> /dev/null | awk '/active_mtu/{print $2; exit}')
 rdma statistic show link "$SDEV/1" > "$OUT/rxe-counters.before.txt" 2>&1; rdma statistic show link "$CDEV/1" >> "$OUT/rxe-counters.before.txt" 2>&1
