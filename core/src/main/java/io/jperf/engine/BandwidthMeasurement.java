@@ -30,6 +30,8 @@ final class BandwidthMeasurement implements Measurement {
     private static final double FLOOR_BYTES_PER_SECOND = 10e6;
 
     private final TestOptions options;
+    /** {@code options.params()}: the test both ends run. */
+    private final TestParameters params;
     private final Endpoint endpoint;
     private final List<KeyMessage> remote;
     private final PerftestHandshake handshake;
@@ -44,20 +46,21 @@ final class BandwidthMeasurement implements Measurement {
         this.stop = stop;
         this.warmup = warmup;
         this.options = options;
+        this.params = options.params();
         this.endpoint = endpoint;
         this.remote = remote;
         this.handshake = handshake;
         this.listener = listener;
         this.timeout = timeout;
-        this.unit = options.params().reportGbits() ? BandwidthResult.Unit.GBIT_PER_SEC : BandwidthResult.Unit.MIB_PER_SEC;
+        this.unit = params.reportGbits() ? BandwidthResult.Unit.GBIT_PER_SEC : BandwidthResult.Unit.MIB_PER_SEC;
     }
 
     @Override
     public Outcome run() throws IOException {
-        if (options.isServer() && !options.params().bidirectional() && options.params().kind().verb().usesReceives()) {
+        if (options.isServer() && !params.bidirectional() && params.kind().verb().usesReceives()) {
             return receive();
         }
-        if (options.isServer() && !options.params().bidirectional() && options.params().runInfinitely()) {
+        if (options.isServer() && !params.bidirectional() && params.runInfinitely()) {
             BwReport client = handshake.finishWithEvery(List.of(), peerWait());
             // perftest's client sends no report of an infinite run (its report struct is never filled in);
             // a jperf client sends its whole run's
@@ -66,7 +69,7 @@ final class BandwidthMeasurement implements Measurement {
             listener.runStopped(whole, 0, null);
             return new Outcome(whole == null ? List.of() : List.of(whole), List.of());
         }
-        if (options.isServer() && !options.params().bidirectional()) {
+        if (options.isServer() && !params.bidirectional()) {
             BwReport client = handshake.finishWithEvery(List.of(), peerWait());
             BandwidthResult result = toResult(client);
             listener.bandwidth(result);
@@ -86,26 +89,26 @@ final class BandwidthMeasurement implements Measurement {
                 QueuePair qp = endpoint.qps().get(q);
                 postFns[q] = qp.postSendFunction();
                 qps[q] = qp.handle();
-                lists[q] = new WorkRequestList(arena, Measurement.opcode(options), options.params().postList(),
+                lists[q] = new WorkRequestList(arena, Measurement.opcode(options), params.postList(),
                         endpoint.sendAddress(q),
-                        (int) options.params().size(), endpoint.lkey(q), remote.get(q).vaddr(),
+                        (int) params.size(), endpoint.lkey(q), remote.get(q).vaddr(),
                         remote.get(q).rkey(), false);
             }
-            int stamps = options.params().peakEnabled() ? options.params().iterations() * numQps : 0;
+            int stamps = params.peakEnabled() ? params.iterations() * numQps : 0;
             BandwidthLoop loop = new BandwidthLoop(postFns, qps, lists, endpoint.cq().pollFunction(),
                     endpoint.cq().handle(), new CompletionBatch(arena, 16), stamps, timeout.toNanos());
-            List<Long> sizes = options.params().messageSizes();
-            if (!warmup.isZero() && options.params().kind().verb().usesReceives()) {
+            List<Long> sizes = params.messageSizes();
+            if (!warmup.isZero() && params.kind().verb().usesReceives()) {
                 warmUpOnSelf(arena, sizes.getFirst());
             } else if (!warmup.isZero()) {
                 setSize(lists, sizes.getFirst());
                 warmUp(loop, JitWarmup.of(warmup, timeout));
             }
-            if (options.params().runInfinitely()) {
-                setSize(lists, options.params().size());
+            if (params.runInfinitely()) {
+                setSize(lists, params.size());
                 handshake.beforeMeasurement();
-                listener.measuring(options.params().size());
-                BandwidthResult whole = runInfinitely(loop, options.params().size());
+                listener.measuring(params.size());
+                BandwidthResult whole = runInfinitely(loop, params.size());
                 handshake.finishWithEvery(List.of(new BwReport(whole.sizeBytes(), whole.iterations(), whole.peak(),
                         whole.average(), whole.messageRateMpps())), peerWait());
                 return new Outcome(List.of(whole), List.of());
@@ -141,9 +144,9 @@ final class BandwidthMeasurement implements Measurement {
      * (the interval cut short by the stop counts in the whole run, not as a row).
      */
     private BandwidthResult runInfinitely(BandwidthLoop loop, long size) {
-        long interval = Duration.ofSeconds(options.params().durationSeconds()).toNanos();
-        String what = options.params().kind().verb().displayName() + " of " + size + " bytes (--run_infinitely)";
-        loop.startInfinite(options.params().txDepth(), options.params().cqModeration());
+        long interval = Duration.ofSeconds(params.durationSeconds()).toNanos();
+        String what = params.kind().verb().displayName() + " of " + size + " bytes (--run_infinitely)";
+        loop.startInfinite(params.txDepth(), params.cqModeration());
         long nanos = 0;
         long completed = 0;
         while (!stop.requested()) {
@@ -186,7 +189,7 @@ final class BandwidthMeasurement implements Measurement {
                 throw Measurement.failure("posting " + endpoint.receiveDepth() + " receives per QP (ibv_post_recv)",
                         loop.errors(), false, timeout);
             }
-            List<Long> sizes = options.params().messageSizes();
+            List<Long> sizes = params.messageSizes();
             for (int i = 0; i < sizes.size(); i++) {
                 long size = sizes.get(i);
                 handshake.beforeMeasurement();
@@ -204,16 +207,16 @@ final class BandwidthMeasurement implements Measurement {
     }
 
     private BandwidthResult receiveOne(ReceiveLoop loop, long size, int numQps) {
-        String what = "receiving " + options.params().kind().verb().displayName() + "s of " + size + " bytes";
+        String what = "receiving " + params.kind().verb().displayName() + "s of " + size + " bytes";
         if (options.isDuration()) {
-            long margin = Duration.ofSeconds(options.params().marginSeconds()).toNanos();
-            long sample = Duration.ofSeconds(options.params().durationSeconds()).toNanos() - 2 * margin;
+            long margin = Duration.ofSeconds(params.marginSeconds()).toNanos();
+            long sample = Duration.ofSeconds(params.durationSeconds()).toNanos() - 2 * margin;
             if (!loop.runDuration(margin, sample, margin)) {
                 throw Measurement.failure(what, loop.errors(), loop.stalled(), timeout);
             }
             return BandwidthStats.fromElapsed(loop.sampleNanos(), loop.sampleReceived(), size, unit);
         }
-        if (!loop.runIterations((long) options.params().iterations() * numQps)) {
+        if (!loop.runIterations((long) params.iterations() * numQps)) {
             throw Measurement.failure(what, loop.errors(), loop.stalled(), timeout);
         }
         return BandwidthStats.fromElapsed(Math.max(1, loop.lastReceiveNanos() - loop.firstReceiveNanos()),
@@ -230,10 +233,9 @@ final class BandwidthMeasurement implements Measurement {
      * each QP's send slice into its own receive slice, with the test's post list, depth and moderation.
      */
     private void warmUpOnSelf(Arena arena, long size) {
-        TestParameters p = options.params();
         SelfConnectedQps opened;
         try {
-            opened = SelfConnectedQps.open(endpoint, p, options.target().ibPort());
+            opened = SelfConnectedQps.open(endpoint, params, options.target().ibPort());
         } catch (io.jperf.verbs.RdmaException e) {
             // the warm-up only lets the JIT compile the loop first: the test itself can still run
             listener.warning("no warm-up: QPs connected to themselves could not be set up (" + e.getMessage()
@@ -241,7 +243,7 @@ final class BandwidthMeasurement implements Measurement {
             return;
         }
         try (SelfConnectedQps self = opened) {
-            int numQps = p.numQps();
+            int numQps = params.numQps();
             MemorySegment[] postFns = new MemorySegment[numQps];
             MemorySegment[] qps = new MemorySegment[numQps];
             WorkRequestList[] lists = new WorkRequestList[numQps];
@@ -249,11 +251,11 @@ final class BandwidthMeasurement implements Measurement {
                 QueuePair qp = self.qps().get(q);
                 postFns[q] = qp.postSendFunction();
                 qps[q] = qp.handle();
-                lists[q] = new WorkRequestList(arena, WorkRequestList.Opcode.RDMA_WRITE, p.postList(),
+                lists[q] = new WorkRequestList(arena, WorkRequestList.Opcode.RDMA_WRITE, params.postList(),
                         endpoint.sendAddress(q), (int) size, endpoint.lkey(q), endpoint.receiveAddress(q),
                         endpoint.rkey(q), false);
             }
-            int stamps = p.peakEnabled() ? p.iterations() * numQps : 0;
+            int stamps = params.peakEnabled() ? params.iterations() * numQps : 0;
             BandwidthLoop loop = new BandwidthLoop(postFns, qps, lists, self.cq().pollFunction(), self.cq().handle(),
                     new CompletionBatch(arena, 16), stamps, timeout.toNanos());
             setSize(lists, size);
@@ -265,8 +267,8 @@ final class BandwidthMeasurement implements Measurement {
         long start = System.nanoTime();
         long compiled = plan.compiled();
         while (true) {
-            if (!loop.runDuration(0, plan.sliceNanos(), 0, options.params().txDepth(), options.params().cqModeration())) {
-                throw Measurement.failure(options.params().kind().verb().displayName() + " warm-up", loop.errors(), loop.stalled(), timeout);
+            if (!loop.runDuration(0, plan.sliceNanos(), 0, params.txDepth(), params.cqModeration())) {
+                throw Measurement.failure(params.kind().verb().displayName() + " warm-up", loop.errors(), loop.stalled(), timeout);
             }
             long now = plan.compiled();
             long elapsed = System.nanoTime() - start;
@@ -297,20 +299,20 @@ final class BandwidthMeasurement implements Measurement {
 
     private BandwidthResult measure(BandwidthLoop loop, long size, int numQps) {
         if (options.isDuration()) {
-            long margin = Duration.ofSeconds(options.params().marginSeconds()).toNanos();
-            long sample = Duration.ofSeconds(options.params().durationSeconds()).toNanos() - 2 * margin;
-            if (!loop.runDuration(margin, sample, margin, options.params().txDepth(), options.params().cqModeration())) {
-                throw Measurement.failure(options.params().kind().verb().displayName() + " of " + size + " bytes", loop.errors(), loop.stalled(), timeout);
+            long margin = Duration.ofSeconds(params.marginSeconds()).toNanos();
+            long sample = Duration.ofSeconds(params.durationSeconds()).toNanos() - 2 * margin;
+            if (!loop.runDuration(margin, sample, margin, params.txDepth(), params.cqModeration())) {
+                throw Measurement.failure(params.kind().verb().displayName() + " of " + size + " bytes", loop.errors(), loop.stalled(), timeout);
             }
             return BandwidthStats.fromElapsed(loop.sampleNanos(), loop.sampleCompleted(), size, unit);
         }
-        boolean peak = options.params().peakEnabled();
-        if (!loop.runIterations(options.params().iterations(), options.params().txDepth(), options.params().cqModeration(), peak)) {
-            throw Measurement.failure(options.params().kind().verb().displayName() + " of " + size + " bytes", loop.errors(), loop.stalled(), timeout);
+        boolean peak = params.peakEnabled();
+        if (!loop.runIterations(params.iterations(), params.txDepth(), params.cqModeration(), peak)) {
+            throw Measurement.failure(params.kind().verb().displayName() + " of " + size + " bytes", loop.errors(), loop.stalled(), timeout);
         }
         if (peak) {
-            return BandwidthStats.compute(loop.postTimestamps(), loop.completionTimestamps(), options.params().iterations(),
-                    numQps, size, options.params().cqModeration(), options.params().postList(), unit);
+            return BandwidthStats.compute(loop.postTimestamps(), loop.completionTimestamps(), params.iterations(),
+                    numQps, size, params.cqModeration(), params.postList(), unit);
         }
         long first = loop.firstPostNanos();
         return BandwidthStats.fromElapsed(loop.lastCompletionNanos() - first, loop.totalCompleted(), size, unit);
@@ -326,15 +328,15 @@ final class BandwidthMeasurement implements Measurement {
      * run's server waits until its client stops (at most about 24 days, the longest socket timeout).
      */
     private Duration peerWait() {
-        if (options.params().runInfinitely()) {
+        if (params.runInfinitely()) {
             return Duration.ofMillis(Integer.MAX_VALUE);
         }
         if (options.isDuration()) {
-            return timeout.plusSeconds(2L * options.params().durationSeconds());
+            return timeout.plusSeconds(2L * params.durationSeconds());
         }
         double bytes = 0;
-        for (long size : options.params().messageSizes()) {
-            bytes += (double) size * options.params().iterations() * options.params().numQps();
+        for (long size : params.messageSizes()) {
+            bytes += (double) size * params.iterations() * params.numQps();
         }
         return timeout.plusSeconds((long) Math.ceil(bytes / FLOOR_BYTES_PER_SECOND));
     }

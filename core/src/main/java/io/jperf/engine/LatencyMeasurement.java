@@ -4,6 +4,7 @@ import io.jperf.datapath.CompletionBatch;
 import io.jperf.datapath.ReceiveRequestList;
 import io.jperf.datapath.WorkRequestList;
 import io.jperf.options.TestOptions;
+import io.jperf.options.TestParameters;
 import io.jperf.options.Verb;
 import io.jperf.report.LatencyHistogramLog;
 import io.jperf.report.RunInfo;
@@ -33,6 +34,8 @@ final class LatencyMeasurement implements Measurement {
     static final int MAX_DURATION_STAMPS = 20_000_000;
 
     private final TestOptions options;
+    /** {@code options.params()}: the test both ends run. */
+    private final TestParameters params;
     private final Endpoint endpoint;
     private final List<KeyMessage> remote;
     private final PerftestHandshake handshake;
@@ -45,6 +48,7 @@ final class LatencyMeasurement implements Measurement {
                        TestListener listener, Duration timeout, int warmupRounds) {
         this.warmupRounds = warmupRounds;
         this.options = options;
+        this.params = options.params();
         this.endpoint = endpoint;
         this.remote = remote;
         this.handshake = handshake;
@@ -54,24 +58,24 @@ final class LatencyMeasurement implements Measurement {
 
     @Override
     public Outcome run() throws IOException {
-        Verb verb = options.params().kind().verb();
+        Verb verb = params.kind().verb();
         if (!verb.latencyIsPingPong() && options.isServer()) {
             handshake.finish(null, requesterWait());
             return new Outcome(List.of(), List.of());
         }
         Measurement.requireAtomicAlignment(options, remote);
         List<LatencyResult> results = new ArrayList<>();
-        LatencyHistogramLog hlog = new LatencyHistogramLog(Instant.now(), "jperf " + options.params().kind().commandName()
-                + (options.params().kind().verb().latencyIsPingPong() ? ": half round-trip latency" : ": round-trip latency"),
+        LatencyHistogramLog hlog = new LatencyHistogramLog(Instant.now(), "jperf " + params.kind().commandName()
+                + (params.kind().verb().latencyIsPingPong() ? ": half round-trip latency" : ": round-trip latency"),
                 List.of(RunInfo.embedded().line()));
         try (Arena arena = Arena.ofConfined()) {
             QueuePair qp = endpoint.qps().getFirst();
             KeyMessage peer = remote.getFirst();
             WorkRequestList write = new WorkRequestList(arena, Measurement.opcode(options), 1, endpoint.sendAddress(0),
-                    (int) options.params().size(), endpoint.lkey(0), peer.vaddr(), peer.rkey(), false);
+                    (int) params.size(), endpoint.lkey(0), peer.vaddr(), peer.rkey(), false);
             int capacity = options.isDuration()
-                    ? (int) Math.min(MAX_DURATION_STAMPS, DURATION_STAMPS_PER_SECOND * options.params().durationSeconds())
-                    : Math.max(options.params().iterations(), warmupRounds);
+                    ? (int) Math.min(MAX_DURATION_STAMPS, DURATION_STAMPS_PER_SECOND * params.durationSeconds())
+                    : Math.max(params.iterations(), warmupRounds);
             LatencyLoop loop;
             if (verb.usesReceives()) {
                 ReceiveRequestList receives = new ReceiveRequestList(arena, 0, endpoint.receiveDepth(),
@@ -90,7 +94,7 @@ final class LatencyMeasurement implements Measurement {
             }
             // the write ping-pong's server moves first, the send ping-pong's client
             boolean first = options.isServer() != verb.clientStartsPingPong();
-            List<Long> sizes = options.params().messageSizes();
+            List<Long> sizes = params.messageSizes();
             if (warmupRounds > 0) {
                 if (verb.usesReceives()) {
                     handshake.beforeMeasurement(); // both jperf ends: receives posted before the warm-up sends
@@ -105,11 +109,11 @@ final class LatencyMeasurement implements Measurement {
                 boolean ok;
                 Instant start = Instant.now();
                 if (options.isDuration()) {
-                    long margin = Duration.ofSeconds(options.params().marginSeconds()).toNanos();
-                    long sample = Duration.ofSeconds(options.params().durationSeconds()).toNanos() - 2 * margin;
+                    long margin = Duration.ofSeconds(params.marginSeconds()).toNanos();
+                    long sample = Duration.ofSeconds(params.durationSeconds()).toNanos() - 2 * margin;
                     ok = loop.runDuration(margin, sample, margin, size, first);
                 } else {
-                    ok = loop.runIterations(options.params().iterations(), size, first);
+                    ok = loop.runIterations(params.iterations(), size, first);
                 }
                 Instant end = Instant.now();
                 if (!ok) {
@@ -121,7 +125,7 @@ final class LatencyMeasurement implements Measurement {
                 if (!options.isDuration()) {
                     listener.latencySamples(size, new LatencySamples(loop.timestamps(), (int) loop.rounds(), rttFactor));
                 }
-                LatencyResult result = stats.toResult(size, options.isDuration() ? loop.rounds() : options.params().iterations());
+                LatencyResult result = stats.toResult(size, options.isDuration() ? loop.rounds() : params.iterations());
                 results.add(result);
                 hlog.add(size, start, end, stats.histogram());
                 listener.latency(result);
@@ -154,7 +158,7 @@ final class LatencyMeasurement implements Measurement {
 
     private void warmUpRounds(LatencyLoop loop, int rounds, int size, boolean first) {
         if (rounds > 0 && !loop.runIterations(rounds, size, first)) {
-            throw Measurement.failure(what(options.params().kind().verb()) + " warm-up", loop.errors(), loop.stalled(), timeout);
+            throw Measurement.failure(what(params.kind().verb()) + " warm-up", loop.errors(), loop.stalled(), timeout);
         }
     }
 
@@ -165,10 +169,10 @@ final class LatencyMeasurement implements Measurement {
     /** How long a server that does not take part in the loop waits for the client's closing exchange. */
     private Duration requesterWait() {
         if (options.isDuration()) {
-            return timeout.plusSeconds(2L * options.params().durationSeconds());
+            return timeout.plusSeconds(2L * params.durationSeconds());
         }
         // a floor of 1 ms per request, far below any working path
-        long requests = (long) options.params().iterations() * options.params().messageSizes().size() + warmupRounds;
+        long requests = (long) params.iterations() * params.messageSizes().size() + warmupRounds;
         return timeout.plusMillis(requests);
     }
 
