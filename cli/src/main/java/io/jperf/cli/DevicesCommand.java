@@ -15,10 +15,15 @@ import java.util.concurrent.Callable;
 /** {@code jperf devices}: the RDMA devices here and how they map onto Linux. */
 @Command(name = "devices",
         mixinStandardHelpOptions = true,
-        description = "Lists RDMA devices with their ports and GID tables: GID type (IB / RoCE v1 / RoCE v2),"
-            + " the Linux netdev and the IP address each GID stands for. The GID marked '*' is the one"
-            + " write-bw/write-lat (and perftest) choose by default on that port.")
+        description = DevicesCommand.SUMMARY)
 final class DevicesCommand implements Callable<Integer> {
+    /** The first line of the description: also what {@code jperf --help} lists for this command, without building
+     * its model ({@link JperfCommand}). */
+    static final String SUMMARY =
+            "Lists RDMA devices with their ports and GID tables: GID type (IB / RoCE v1 / RoCE v2),"
+            + " the Linux netdev and the IP address each GID stands for. The GID marked '*' is the one"
+            + " write-bw/write-lat (and perftest) choose by default on that port.";
+
     @Spec
     CommandSpec spec;
 

@@ -4,6 +4,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -67,5 +72,25 @@ class JperfCommandTest {
     void anUnknownSubcommandIsAUsageError() {
         CliRunner r = CliRunner.run("write-everything");
         assertEquals(ExitCodes.USAGE, r.exitCode());
+    }
+
+    /**
+     * Start-up: the root and the subcommands it only lists are built without reading an annotation, so a JVM
+     * that runs {@code jperf --help} or {@code --version} generates no annotation proxy class (tens of
+     * milliseconds each; {@code jperf devices} still reads its own command's annotations).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"--help", "--version"})
+    void theRootHelpReadsNoAnnotation(String arg) throws Exception {
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        Process p = new ProcessBuilder(List.of(java.toString(), "-Xshare:auto", "-Xlog:class+load=info:stdout",
+                "-cp", System.getProperty("java.class.path"), Main.class.getName(), arg))
+                .redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "jperf " + arg + " did not end");
+        assertEquals(0, p.exitValue(), out);
+        assertTrue(out.contains("io.jperf.cli.JperfCommand "), "the log lists loaded classes: " + out);
+        assertFalse(out.contains("__dynamic_proxy__"), "an annotation was read: " + out.lines()
+                .filter(l -> l.contains("__dynamic_proxy__")).toList());
     }
 }
