@@ -3,19 +3,21 @@ package io.jperf.cli;
 import io.jperf.verbs.DeviceInfo;
 import io.jperf.verbs.Rdma;
 import io.jperf.verbs.RdmaUnavailableException;
-import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.OptionSpec;
 
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-/** {@code jperf devices}: the RDMA devices here and how they map onto Linux. */
-@Command(name = "devices",
-        mixinStandardHelpOptions = true,
-        description = DevicesCommand.SUMMARY)
+/**
+ * {@code jperf devices}: the RDMA devices here and how they map onto Linux.
+ *
+ * <p>Its model is built in code ({@link #spec}) rather than from picocli's annotations, as the other commands'
+ * are: {@code jperf devices} is a command a person waits for, and the first annotation a JVM reads costs tens of
+ * milliseconds of start-up (see {@link JperfCommand}). It is the same model {@code @Command(name = "devices",
+ * mixinStandardHelpOptions = true)} with the three {@code @Option} fields would make.
+ */
 final class DevicesCommand implements Callable<Integer> {
     /** The first line of the description: also what {@code jperf --help} lists for this command, without building
      * its model ({@link JperfCommand}). */
@@ -24,20 +26,29 @@ final class DevicesCommand implements Callable<Integer> {
             + " the Linux netdev and the IP address each GID stands for. The GID marked '*' is the one"
             + " write-bw/write-lat (and perftest) choose by default on that port.";
 
-    @Spec
-    CommandSpec spec;
+    /** This command's model: its options hold the values parsed. */
+    final CommandSpec spec = CommandSpec.wrapWithoutInspection(this).name("devices");
 
-    @Option(names = {"-d", "--ib-dev"}, paramLabel = "DEV", description = "Only this device.")
-    String device;
+    DevicesCommand() {
+        spec.usageMessage().description(SUMMARY);
+        spec.addOption(OptionSpec.builder("-d", "--ib-dev").type(String.class).paramLabel("DEV")
+                .description("Only this device.").build());
+        spec.addOption(OptionSpec.builder("-v", "--verbose").type(boolean.class)
+                .description("Device limits and the full GID table (link-local and IPv6 too).").build());
+        spec.addOption(OptionSpec.builder("--json").type(boolean.class).description("Print JSON instead of text.").build());
+        StandardHelpOptions.addTo(spec);
+    }
 
-    @Option(names = {"-v", "--verbose"}, description = "Device limits and the full GID table (link-local and IPv6 too).")
-    boolean verbose;
-
-    @Option(names = "--json", description = "Print JSON instead of text.")
-    boolean json;
+    /** The value parsed for the option named {@code name} (any of its names; Spellings may have replaced it). */
+    private Object option(String name) {
+        return spec.findOption(name).getValue();
+    }
 
     @Override
     public Integer call() {
+        String device = (String) option("--ib-dev");
+        boolean verbose = Boolean.TRUE.equals(option("--verbose"));
+        boolean json = Boolean.TRUE.equals(option("--json"));
         List<DeviceInfo> devices = Rdma.devices();
         if (device != null) {
             devices = devices.stream().filter(d -> d.name().equals(device)).toList();

@@ -3,7 +3,6 @@ package io.jperf.cli;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionStrategy;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Model.OptionSpec;
 
 import java.util.concurrent.Callable;
 
@@ -105,7 +104,7 @@ public final class JperfCommand implements Callable<Integer> {
 
     private static Object newSubcommand(String name) {
         return switch (name) {
-            case "devices" -> new DevicesCommand();
+            case "devices" -> new CommandLine(new DevicesCommand().spec);
             case "write-bw" -> new WriteBwCommand();
             case "write-lat" -> new WriteLatCommand();
             case "read-bw" -> new ReadBwCommand();
@@ -151,12 +150,7 @@ public final class JperfCommand implements Callable<Integer> {
         CommandSpec spec = CommandSpec.wrapWithoutInspection(command).name("jperf");
         spec.versionProvider(new VersionProvider());
         spec.usageMessage().description(DESCRIPTION);
-        // picocli's standard help options (its AutoHelpMixin), with the same names, keys and descriptions
-        spec.addOption(OptionSpec.builder("-h", "--help").type(boolean.class).usageHelp(true)
-                .descriptionKey("mixinStandardHelpOptions.help").description("Show this help message and exit.").build());
-        spec.addOption(OptionSpec.builder("-V", "--version").type(boolean.class).versionHelp(true)
-                .descriptionKey("mixinStandardHelpOptions.version").description("Print version information and exit.")
-                .build());
+        StandardHelpOptions.addTo(spec);
         command.spec = spec;
         return spec;
     }
