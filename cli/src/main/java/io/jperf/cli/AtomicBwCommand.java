@@ -12,10 +12,15 @@ import java.util.concurrent.Callable;
 /** {@code jperf atomic-bw}: atomic bandwidth, ib_atomic_bw's flags, output and wire protocol. */
 @Command(name = "atomic-bw", mixinStandardHelpOptions = true, sortOptions = false,
         versionProvider = VersionProvider.class,
-        description = "Atomic bandwidth, like ib_atomic_bw: the client runs fetch-and-adds (or compare-and-swaps,"
-            + " -A) on an 8-byte word of the server's buffer; same flags, numbers and wire protocol, so either end"
-            + " may be perftest. RC only; 8-byte messages only. Without HOST this side is the server.")
+        description = AtomicBwCommand.SUMMARY)
 final class AtomicBwCommand implements Callable<Integer> {
+    /** The first line of the description: also what {@code jperf --help} lists for this command, without building
+     * its model ({@link JperfCommand}). */
+    static final String SUMMARY =
+            "Atomic bandwidth, like ib_atomic_bw: the client runs fetch-and-adds (or compare-and-swaps,"
+            + " -A) on an 8-byte word of the server's buffer; same flags, numbers and wire protocol, so either end"
+            + " may be perftest. RC only; 8-byte messages only. Without HOST this side is the server.";
+
     @Spec
     CommandSpec spec;
 

@@ -12,10 +12,15 @@ import java.util.concurrent.Callable;
 /** {@code jperf atomic-lat}: atomic latency, ib_atomic_lat's flags, output and wire protocol. */
 @Command(name = "atomic-lat", mixinStandardHelpOptions = true, sortOptions = false,
         versionProvider = VersionProvider.class,
-        description = "Atomic latency (full round trip of one fetch-and-add or compare-and-swap at a time), like"
-            + " ib_atomic_lat: same flags, numbers and wire protocol, so either end may be perftest. RC only;"
-            + " 8-byte messages only. Without HOST this side is the server.")
+        description = AtomicLatCommand.SUMMARY)
 final class AtomicLatCommand implements Callable<Integer> {
+    /** The first line of the description: also what {@code jperf --help} lists for this command, without building
+     * its model ({@link JperfCommand}). */
+    static final String SUMMARY =
+            "Atomic latency (full round trip of one fetch-and-add or compare-and-swap at a time), like"
+            + " ib_atomic_lat: same flags, numbers and wire protocol, so either end may be perftest. RC only;"
+            + " 8-byte messages only. Without HOST this side is the server.";
+
     @Spec
     CommandSpec spec;
 

@@ -20,15 +20,20 @@ import java.util.concurrent.Callable;
 /** {@code jperf doctor}: the layered RDMA troubleshooting walk, with evidence. */
 @Command(name = "doctor", mixinStandardHelpOptions = true,
         description = {
-            "Walks this host layer by layer as an RDMA engineer would: link (state, carrier, speed, MTU) -> IP (addresses,"
-                + " per-rail routes, source rules) -> RDMA devices (ports, GID table, the GID tests choose, MTU) -> QoS"
-                + " and counters (errors, retransmits, CNP/ECN) -> NUMA -> memlock, kernel modules, verbs providers.",
+            DoctorCommand.SUMMARY,
             "Every check prints PASS, WARN, FAIL or SKIP with the values it read, and a one-line fix for a finding.",
             "With --peer HOST (running `jperf serve`) it checks the pair too: an echo from the rail's address, the"
                 + " server, a short write-bw and write-lat, MTU, GID types and both directions' routes from the path"
                 + " records the ends exchange, and the counters' change meanwhile. --rail checks more rails through"
                 + " the same server."})
 final class DoctorCommand implements Callable<Integer> {
+    /** The first line of the description: also what {@code jperf --help} lists for this command, without building
+     * its model ({@link JperfCommand}). */
+    static final String SUMMARY =
+            "Walks this host layer by layer as an RDMA engineer would: link (state, carrier, speed, MTU) -> IP (addresses,"
+            + " per-rail routes, source rules) -> RDMA devices (ports, GID table, the GID tests choose, MTU) -> QoS"
+            + " and counters (errors, retransmits, CNP/ECN) -> NUMA -> memlock, kernel modules, verbs providers.";
+
     @Spec
     CommandSpec spec;
 

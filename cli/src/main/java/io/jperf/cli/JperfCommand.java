@@ -1,27 +1,21 @@
 package io.jperf.cli;
 
 import picocli.CommandLine;
-import picocli.CommandLine.Command;
 import picocli.CommandLine.IExecutionStrategy;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Spec;
 
 import java.util.concurrent.Callable;
 
 /**
  * The root command: {@code jperf <subcommand>}.
  *
- * <p>The subcommands are added here rather than listed in the annotation, so that a run builds the
- * full picocli model (every option of every mixin, read by reflection) only for the subcommand it
- * runs; {@code jperf --help} and {@code jperf devices} start in a fraction of the time. See
- * {@link #commandLineFor}.
+ * <p>Start-up: the subcommands are added here rather than listed in the annotation, so that a run builds the
+ * full picocli model (every option of every mixin, read by reflection) only for the subcommand it runs, see
+ * {@link #commandLineFor}. The root itself and the subcommands it only lists are built without reading any
+ * annotation: the first annotation read in a JVM makes the JDK generate a proxy class per annotation type, tens
+ * of milliseconds, so {@code jperf --help} and {@code --version} read none. A listed subcommand's line is its
+ * class's {@code SUMMARY}, the constant its {@code @Command} description starts with.
  */
-@Command(name = "jperf",
-        mixinStandardHelpOptions = true,
-        versionProvider = VersionProvider.class,
-        description = {
-            "RDMA performance tests from Java, perftest-compatible, with the Linux path each result ran on."},
-        exitCodeListHeading = ExitCodes.HEADING)
 public final class JperfCommand implements Callable<Integer> {
     /** The subcommands' names, in the order {@code jperf --help} lists them (then {@code help}). */
     static final String[] SUBCOMMANDS = {"devices", "write-bw", "write-lat", "read-bw", "read-lat", "send-bw", "send-lat",
@@ -29,9 +23,17 @@ public final class JperfCommand implements Callable<Integer> {
     /** The subcommands that stand for a perftest program: they refuse the perftest flags they lack. */
     static final java.util.List<String> TEST_COMMANDS = java.util.List.of("write-bw", "write-lat", "read-bw", "read-lat", "send-bw", "send-lat",
         "atomic-bw", "atomic-lat");
+    /** The root's description in its usage. */
+    private static final String DESCRIPTION =
+            "RDMA performance tests from Java, perftest-compatible, with the Linux path each result ran on.";
+    /**
+     * What the root's usage lists for {@code help}: the header of picocli's {@link CommandLine.HelpCommand}
+     * (JperfCommandTest compares the listing with the real one's).
+     */
+    static final String HELP_SUMMARY = "Display help information about the specified command.";
 
-    @Spec
-    CommandSpec spec;
+    /** This command's model, set by {@link #build}. */
+    private CommandSpec spec;
 
     /** No subcommand: the usage on stderr and exit 2, as for any other incomplete command line. */
     @Override
@@ -65,12 +67,12 @@ public final class JperfCommand implements Callable<Integer> {
     }
 
     private static CommandLine build(String fullModelOf, boolean allFull) {
-        CommandLine cl = new CommandLine(new JperfCommand());
+        CommandLine cl = new CommandLine(rootSpec());
         for (String name : SUBCOMMANDS) {
             if (allFull || name.equals(fullModelOf)) {
                 cl.addSubcommand(name, newSubcommand(name));
             } else {
-                cl.addSubcommand(name, listedOnly(subcommandType(name)));
+                cl.addSubcommand(name, listedOnly(name, summary(name)));
             }
         }
         for (String name : TEST_COMMANDS) {
@@ -80,7 +82,11 @@ public final class JperfCommand implements Callable<Integer> {
         }
         cl.getSubcommands().values().forEach(Spellings::addAlternates);
         ExitCodes.addHelpSections(cl);
-        cl.addSubcommand("help", new CommandLine.HelpCommand());
+        if (allFull || "help".equals(fullModelOf)) {
+            cl.addSubcommand("help", new CommandLine.HelpCommand());
+        } else {
+            cl.addSubcommand("help", listedOnly("help", HELP_SUMMARY));
+        }
         cl.setExecutionExceptionHandler(new FailureHandler());
         cl.setParameterExceptionHandler(FailureHandler::onParameterError);
         cl.setExitCodeExceptionMapper(FailureHandler::exitCode);
@@ -98,7 +104,7 @@ public final class JperfCommand implements Callable<Integer> {
 
     private static Object newSubcommand(String name) {
         return switch (name) {
-            case "devices" -> new DevicesCommand();
+            case "devices" -> new CommandLine(new DevicesCommand().spec);
             case "write-bw" -> new WriteBwCommand();
             case "write-lat" -> new WriteLatCommand();
             case "read-bw" -> new ReadBwCommand();
@@ -115,30 +121,44 @@ public final class JperfCommand implements Callable<Integer> {
         };
     }
 
-    private static Class<?> subcommandType(String name) {
+    /** The line the root's usage lists for subcommand {@code name}: the first line of its description. */
+    private static String summary(String name) {
         return switch (name) {
-            case "devices" -> DevicesCommand.class;
-            case "write-bw" -> WriteBwCommand.class;
-            case "write-lat" -> WriteLatCommand.class;
-            case "read-bw" -> ReadBwCommand.class;
-            case "read-lat" -> ReadLatCommand.class;
-            case "send-bw" -> SendBwCommand.class;
-            case "send-lat" -> SendLatCommand.class;
-            case "atomic-bw" -> AtomicBwCommand.class;
-            case "atomic-lat" -> AtomicLatCommand.class;
-            case "serve" -> ServeCommand.class;
-            case "sweep" -> SweepCommand.class;
-            case "doctor" -> DoctorCommand.class;
-            case "matrix" -> MatrixCommand.class;
+            case "devices" -> DevicesCommand.SUMMARY;
+            case "write-bw" -> WriteBwCommand.SUMMARY;
+            case "write-lat" -> WriteLatCommand.SUMMARY;
+            case "read-bw" -> ReadBwCommand.SUMMARY;
+            case "read-lat" -> ReadLatCommand.SUMMARY;
+            case "send-bw" -> SendBwCommand.SUMMARY;
+            case "send-lat" -> SendLatCommand.SUMMARY;
+            case "atomic-bw" -> AtomicBwCommand.SUMMARY;
+            case "atomic-lat" -> AtomicLatCommand.SUMMARY;
+            case "serve" -> ServeCommand.SUMMARY;
+            case "sweep" -> SweepCommand.SUMMARY;
+            case "doctor" -> DoctorCommand.SUMMARY;
+            case "matrix" -> MatrixCommand.SUMMARY;
             default -> throw new IllegalArgumentException("no subcommand " + name);
         };
     }
 
-    /** A subcommand as the root's usage lists it: name, aliases, header and description, no options. */
-    private static CommandLine listedOnly(Class<?> type) {
-        Command command = type.getAnnotation(Command.class);
-        CommandSpec spec = CommandSpec.create().name(command.name()).aliases(command.aliases());
-        spec.usageMessage().header(command.header()).description(command.description()).hidden(command.hidden());
+    /**
+     * The root's model, as {@code @Command(name = "jperf", mixinStandardHelpOptions = true, versionProvider =
+     * VersionProvider.class)} would make it, built without reading an annotation.
+     */
+    private static CommandSpec rootSpec() {
+        JperfCommand command = new JperfCommand();
+        CommandSpec spec = CommandSpec.wrapWithoutInspection(command).name("jperf");
+        spec.versionProvider(new VersionProvider());
+        spec.usageMessage().description(DESCRIPTION);
+        StandardHelpOptions.addTo(spec);
+        command.spec = spec;
+        return spec;
+    }
+
+    /** A subcommand as the root's usage lists it: its name and the first line of its description, no options. */
+    private static CommandLine listedOnly(String name, String summary) {
+        CommandSpec spec = CommandSpec.create().name(name);
+        spec.usageMessage().description(summary);
         return new CommandLine(spec);
     }
 }

@@ -49,9 +49,7 @@ import java.util.function.Consumer;
  */
 @Command(name = "matrix", mixinStandardHelpOptions = true, sortOptions = false,
         description = {
-            "Test every host pair (or a pattern of pairs) of a cluster allocation on every rail, and rank the suspect"
-                + " hosts and rails. Run one task per host from the scheduler: srun -N <n> --ntasks-per-node=1 jperf"
-                + " matrix ..., or a Kubernetes Indexed Job (docs/cluster.md); by hand, --hosts and --rank.",
+            MatrixCommand.SUMMARY,
             "Rank 0 coordinates; every member (rank 0 too) runs `jperf serve` for the server ends and an agent that runs"
                 + " a client end when the coordinator asks. Both need the shared secret (--auth-token-file or "
                 + io.jperf.engine.AuthSecret.ENVIRONMENT + ").",
@@ -62,6 +60,13 @@ import java.util.function.Consumer;
             "1:a test failed or a link is beyond the threshold (the suspects are ranked in the report)",
             "2:invalid options or membership (a missing or malformed SLURM_*/JOB_COMPLETION_INDEX variable)"})
 final class MatrixCommand implements Callable<Integer> {
+    /** The first line of the description: also what {@code jperf --help} lists for this command, without building
+     * its model ({@link JperfCommand}). */
+    static final String SUMMARY =
+            "Test every host pair (or a pattern of pairs) of a cluster allocation on every rail, and rank the suspect"
+            + " hosts and rails. Run one task per host from the scheduler: srun -N <n> --ntasks-per-node=1 jperf"
+            + " matrix ..., or a Kubernetes Indexed Job (docs/cluster.md); by hand, --hosts and --rank.";
+
     @Spec
     CommandSpec spec;
 

@@ -12,9 +12,14 @@ import java.util.concurrent.Callable;
 /** {@code jperf read-bw}: RDMA READ bandwidth, ib_read_bw's flags, output and wire protocol. */
 @Command(name = "read-bw", mixinStandardHelpOptions = true, sortOptions = false,
         versionProvider = VersionProvider.class,
-        description = "RDMA READ bandwidth, like ib_read_bw: the client reads the server's buffer; same flags,"
-            + " numbers and wire protocol, so either end may be perftest. Without HOST this side is the server.")
+        description = ReadBwCommand.SUMMARY)
 final class ReadBwCommand implements Callable<Integer> {
+    /** The first line of the description: also what {@code jperf --help} lists for this command, without building
+     * its model ({@link JperfCommand}). */
+    static final String SUMMARY =
+            "RDMA READ bandwidth, like ib_read_bw: the client reads the server's buffer; same flags,"
+            + " numbers and wire protocol, so either end may be perftest. Without HOST this side is the server.";
+
     @Spec
     CommandSpec spec;
 

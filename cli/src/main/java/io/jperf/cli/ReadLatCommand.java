@@ -12,9 +12,14 @@ import java.util.concurrent.Callable;
 /** {@code jperf read-lat}: RDMA READ latency, ib_read_lat's flags, output and wire protocol. */
 @Command(name = "read-lat", mixinStandardHelpOptions = true, sortOptions = false,
         versionProvider = VersionProvider.class,
-        description = "RDMA READ latency (full round trip of one read at a time), like ib_read_lat: same flags,"
-            + " numbers and wire protocol, so either end may be perftest. Without HOST this side is the server.")
+        description = ReadLatCommand.SUMMARY)
 final class ReadLatCommand implements Callable<Integer> {
+    /** The first line of the description: also what {@code jperf --help} lists for this command, without building
+     * its model ({@link JperfCommand}). */
+    static final String SUMMARY =
+            "RDMA READ latency (full round trip of one read at a time), like ib_read_lat: same flags,"
+            + " numbers and wire protocol, so either end may be perftest. Without HOST this side is the server.";
+
     @Spec
     CommandSpec spec;
 

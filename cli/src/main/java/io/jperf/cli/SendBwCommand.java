@@ -11,10 +11,15 @@ import java.util.concurrent.Callable;
 
 /** {@code jperf send-bw}: SEND bandwidth, ib_send_bw's flags, output and wire protocol. */
 @Command(name = "send-bw", mixinStandardHelpOptions = true, sortOptions = false,
-        description = "SEND bandwidth, like ib_send_bw: the client sends, the server posts receives, measures what"
-            + " arrives and reports it; same flags, numbers and wire protocol, so either end may be perftest."
-            + " RC only; unidirectional only (no -b yet). Without HOST this side is the server.")
+        description = SendBwCommand.SUMMARY)
 final class SendBwCommand implements Callable<Integer> {
+    /** The first line of the description: also what {@code jperf --help} lists for this command, without building
+     * its model ({@link JperfCommand}). */
+    static final String SUMMARY =
+            "SEND bandwidth, like ib_send_bw: the client sends, the server posts receives, measures what"
+            + " arrives and reports it; same flags, numbers and wire protocol, so either end may be perftest."
+            + " RC only; unidirectional only (no -b yet). Without HOST this side is the server.";
+
     @Spec
     CommandSpec spec;
 

@@ -12,10 +12,15 @@ import java.util.concurrent.Callable;
 
 /** {@code jperf send-lat}: SEND ping-pong latency, ib_send_lat's flags, output and wire protocol. */
 @Command(name = "send-lat", mixinStandardHelpOptions = true, sortOptions = false,
-        description = "SEND latency (half round trip of a send ping-pong, the client first), like ib_send_lat:"
-            + " same flags, numbers and wire protocol, so either end may be perftest. RC only. Without HOST this"
-            + " side is the server.")
+        description = SendLatCommand.SUMMARY)
 final class SendLatCommand implements Callable<Integer> {
+    /** The first line of the description: also what {@code jperf --help} lists for this command, without building
+     * its model ({@link JperfCommand}). */
+    static final String SUMMARY =
+            "SEND latency (half round trip of a send ping-pong, the client first), like ib_send_lat:"
+            + " same flags, numbers and wire protocol, so either end may be perftest. RC only. Without HOST this"
+            + " side is the server.";
+
     @Spec
     CommandSpec spec;
 

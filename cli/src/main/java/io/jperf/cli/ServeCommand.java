@@ -33,9 +33,7 @@ import java.util.stream.Collectors;
 /** {@code jperf serve}: a server that stays up and runs each jperf client's test as the client asks. */
 @Command(name = "serve", mixinStandardHelpOptions = true,
         description = {
-            "Serve jperf clients one after another (write-bw, write-lat, sweep): each client sends its test"
-                + " parameters and the server address to use; the test runs on the device and GID that carry that"
-                + " address (default: the address the client connected to, else -d/-x).",
+            ServeCommand.SUMMARY,
             "perftest clients cannot use it (they do not send their parameters): for them run `jperf write-bw`"
                 + " or `jperf write-lat` without a host.",
             "Prints one line per client; runs until killed, or until --count clients were served.",
@@ -45,6 +43,13 @@ import java.util.stream.Collectors;
                 + " --auth-token-file (or " + AuthSecret.ENVIRONMENT + ") only clients that know the secret are served;"
                 + " RDMA traffic goes only to each client's own address."})
 final class ServeCommand implements Callable<Integer> {
+    /** The first line of the description: also what {@code jperf --help} lists for this command, without building
+     * its model ({@link JperfCommand}). */
+    static final String SUMMARY =
+            "Serve jperf clients one after another (write-bw, write-lat, sweep): each client sends its test"
+            + " parameters and the server address to use; the test runs on the device and GID that carry that"
+            + " address (default: the address the client connected to, else -d/-x).";
+
     @Spec
     CommandSpec spec;
 

@@ -43,9 +43,7 @@ import java.util.concurrent.Callable;
  */
 @Command(name = "sweep", mixinStandardHelpOptions = true, sortOptions = false,
         description = {
-            "Run write-bw or write-lat once per choice against PEER, which runs `jperf serve`, and compare the"
-                + " results side by side with the Linux path each ran on (GID, route, source, MTU, traffic class)"
-                + " and its verdicts (F1-F7).",
+            SweepCommand.SUMMARY,
             "The choices are every combination of the dimension options given (at most 256), nested in the order"
                 + " rail, source, gid, rdma_cm, tclass, size; the other options apply to every choice. A choice"
                 + " that fails stays in the table with its error and the sweep goes on.",
@@ -53,6 +51,13 @@ import java.util.concurrent.Callable;
             "Example: jperf sweep write-bw 10.20.0.2 --rails rxe0=10.20.0.2,rxe1=10.20.1.2 --rdma-cm off,on"
                 + " --sizes 4K,64K --html sweep.html"})
 final class SweepCommand implements Callable<Integer> {
+    /** The first line of the description: also what {@code jperf --help} lists for this command, without building
+     * its model ({@link JperfCommand}). */
+    static final String SUMMARY =
+            "Run write-bw or write-lat once per choice against PEER, which runs `jperf serve`, and compare the"
+            + " results side by side with the Linux path each ran on (GID, route, source, MTU, traffic class)"
+            + " and its verdicts (F1-F7).";
+
 
     @Spec
     CommandSpec spec;

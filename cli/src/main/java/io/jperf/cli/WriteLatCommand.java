@@ -13,9 +13,14 @@ import java.util.concurrent.Callable;
 /** {@code jperf write-lat}: RDMA WRITE ping-pong latency, ib_write_lat's flags, output and wire protocol. */
 @Command(name = "write-lat", mixinStandardHelpOptions = true, sortOptions = false,
         versionProvider = VersionProvider.class,
-        description = "RDMA WRITE latency (half round trip), like ib_write_lat: same flags, numbers and wire"
-            + " protocol, so either end may be perftest. Without HOST this side is the server.")
+        description = WriteLatCommand.SUMMARY)
 final class WriteLatCommand implements Callable<Integer> {
+    /** The first line of the description: also what {@code jperf --help} lists for this command, without building
+     * its model ({@link JperfCommand}). */
+    static final String SUMMARY =
+            "RDMA WRITE latency (half round trip), like ib_write_lat: same flags, numbers and wire"
+            + " protocol, so either end may be perftest. Without HOST this side is the server.";
+
     @Spec
     CommandSpec spec;
 

@@ -8,6 +8,7 @@ import java.lang.foreign.Linker;
 import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
+import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
 
@@ -55,8 +56,12 @@ public final class ErrnoCalls {
     // command that needs two of these functions should not pay for all of them at start-up. The
     // handles stay static finals, constants to the JIT. A test checks each against its method.
     private static final class IbvGetDeviceList {
-        static final MethodHandle HANDLE =
-                capturing(rdma_h.ibv_get_device_list$address(), rdma_h.ibv_get_device_list$descriptor());
+        // Not through rdma_h's ibv_get_device_list$address()/$descriptor(): that holder class would link
+        // jextract's own handle too, one more downcall stub (about 10 ms) on the start-up path of `jperf
+        // devices`, whose first native call this is. ErrnoCallsTest checks the descriptor is rdma_h's.
+        static final FunctionDescriptor DESCRIPTOR = FunctionDescriptor.of(rdma_h.C_POINTER, rdma_h.C_POINTER);
+        static final MethodHandle HANDLE = capturing(SymbolLookup.libraryLookup(RdmaLibraries.IBVERBS, Arena.global())
+                .findOrThrow("ibv_get_device_list"), DESCRIPTOR);
     }
 
     private static final class IbvOpenDevice {

@@ -68,6 +68,14 @@ class ErrnoCallsTest {
         assertEquals(23, checked, "errno-reporting calls wrapped");
     }
 
+    /** ibv_get_device_list is linked from its own descriptor (not jextract's holder, see ErrnoCalls): the same one. */
+    @Test
+    void ibvGetDeviceListsDescriptorIsTheGeneratedOne() throws Exception {
+        Field field = Class.forName(ErrnoCalls.class.getName() + "$IbvGetDeviceList").getDeclaredField("DESCRIPTOR");
+        field.setAccessible(true);
+        assertEquals(io.jperf.ffi.generated.rdma_h.ibv_get_device_list$descriptor(), field.get(null));
+    }
+
     @Test
     void ibvGetDeviceListWithoutRdmaIsNullWithEnosysOrEmpty() throws IOException {
         try (Arena arena = Arena.ofConfined()) {
