@@ -7,7 +7,9 @@ import io.jperf.options.TestOptions;
 import io.jperf.options.TestParameters;
 import io.jperf.result.BandwidthResult;
 import io.jperf.stats.BandwidthStats;
+import io.jperf.verbs.CompletionQueue;
 import io.jperf.verbs.QueuePair;
+import io.jperf.verbs.RdmaException;
 import io.jperf.wire.BwReport;
 import io.jperf.wire.KeyMessage;
 import io.jperf.wire.PerftestHandshake;
@@ -82,21 +84,13 @@ final class BandwidthMeasurement implements Measurement {
         List<BandwidthResult> results = new ArrayList<>();
         try (Arena arena = Arena.ofConfined()) {
             int numQps = endpoint.qps().size();
-            MemorySegment[] postFns = new MemorySegment[numQps];
-            MemorySegment[] qps = new MemorySegment[numQps];
             WorkRequestList[] lists = new WorkRequestList[numQps];
             for (int q = 0; q < numQps; q++) {
-                QueuePair qp = endpoint.qps().get(q);
-                postFns[q] = qp.postSendFunction();
-                qps[q] = qp.handle();
                 lists[q] = new WorkRequestList(arena, Measurement.opcode(options), params.postList(),
-                        endpoint.sendAddress(q),
-                        (int) params.size(), endpoint.lkey(q), remote.get(q).vaddr(),
+                        endpoint.sendAddress(q), (int) params.size(), endpoint.lkey(q), remote.get(q).vaddr(),
                         remote.get(q).rkey(), false);
             }
-            int stamps = params.peakEnabled() ? params.iterations() * numQps : 0;
-            BandwidthLoop loop = new BandwidthLoop(postFns, qps, lists, endpoint.cq().pollFunction(),
-                    endpoint.cq().handle(), new CompletionBatch(arena, 16), stamps, timeout.toNanos());
+            BandwidthLoop loop = bandwidthLoop(arena, endpoint.qps(), endpoint.cq(), lists);
             List<Long> sizes = params.messageSizes();
             if (!warmup.isZero() && params.kind().verb().usesReceives()) {
                 warmUpOnSelf(arena, sizes.getFirst());
@@ -224,10 +218,6 @@ final class BandwidthMeasurement implements Measurement {
     }
 
     /**
-     * Writes until the warm-up's minimum has passed and the JIT has gone quiet, pausing while it
-     * compiles (see {@link JitWarmup}).
-     */
-    /**
      * A SEND test's sender warms up on {@link SelfConnectedQps}: the receiver counts every message (perftest's
      * too), so no warm-up message may reach it. The same loop writes, for the same time as any warm-up, from
      * each QP's send slice into its own receive slice, with the test's post list, depth and moderation.
@@ -236,33 +226,45 @@ final class BandwidthMeasurement implements Measurement {
         SelfConnectedQps opened;
         try {
             opened = SelfConnectedQps.open(endpoint, params, options.target().ibPort());
-        } catch (io.jperf.verbs.RdmaException e) {
+        } catch (RdmaException e) {
             // the warm-up only lets the JIT compile the loop first: the test itself can still run
             listener.warning("no warm-up: QPs connected to themselves could not be set up (" + e.getMessage()
                     + "); the first messages are measured while the JIT compiles the loop");
             return;
         }
         try (SelfConnectedQps self = opened) {
-            int numQps = params.numQps();
-            MemorySegment[] postFns = new MemorySegment[numQps];
-            MemorySegment[] qps = new MemorySegment[numQps];
-            WorkRequestList[] lists = new WorkRequestList[numQps];
-            for (int q = 0; q < numQps; q++) {
-                QueuePair qp = self.qps().get(q);
-                postFns[q] = qp.postSendFunction();
-                qps[q] = qp.handle();
+            WorkRequestList[] lists = new WorkRequestList[params.numQps()];
+            for (int q = 0; q < lists.length; q++) {
                 lists[q] = new WorkRequestList(arena, WorkRequestList.Opcode.RDMA_WRITE, params.postList(),
                         endpoint.sendAddress(q), (int) size, endpoint.lkey(q), endpoint.receiveAddress(q),
                         endpoint.rkey(q), false);
             }
-            int stamps = params.peakEnabled() ? params.iterations() * numQps : 0;
-            BandwidthLoop loop = new BandwidthLoop(postFns, qps, lists, self.cq().pollFunction(), self.cq().handle(),
-                    new CompletionBatch(arena, 16), stamps, timeout.toNanos());
+            BandwidthLoop loop = bandwidthLoop(arena, self.qps(), self.cq(), lists);
             setSize(lists, size);
             warmUp(loop, JitWarmup.of(warmup, timeout));
         }
     }
 
+    /**
+     * The bandwidth loop over {@code qps}, one list each, polling {@code cq}; with room for a timestamp per
+     * request when the peak is measured.
+     */
+    private BandwidthLoop bandwidthLoop(Arena arena, List<QueuePair> qps, CompletionQueue cq, WorkRequestList[] lists) {
+        MemorySegment[] postFns = new MemorySegment[qps.size()];
+        MemorySegment[] handles = new MemorySegment[qps.size()];
+        for (int q = 0; q < qps.size(); q++) {
+            postFns[q] = qps.get(q).postSendFunction();
+            handles[q] = qps.get(q).handle();
+        }
+        int stamps = params.peakEnabled() ? params.iterations() * qps.size() : 0;
+        return new BandwidthLoop(postFns, handles, lists, cq.pollFunction(), cq.handle(), new CompletionBatch(arena, 16),
+                stamps, timeout.toNanos());
+    }
+
+    /**
+     * Writes until the warm-up's minimum has passed and the JIT has gone quiet, pausing while it
+     * compiles (see {@link JitWarmup}).
+     */
     private void warmUp(BandwidthLoop loop, JitWarmup plan) {
         long start = System.nanoTime();
         long compiled = plan.compiled();
