@@ -50,6 +50,11 @@ public final class CompletionBatch {
         return InlineVerbs.pollCqRaw(pollCqFn, cqAddress, capacity, wcsAddress);
     }
 
+    /** {@link #poll(MemorySegment, long)} through the CQ's {@code poll_cq} bound once ({@link InlineVerbs#bindPollCq}). */
+    public int poll(InlineVerbs.PollCall pollCq, long cqAddress) {
+        return pollCq.invoke(cqAddress, capacity, wcsAddress);
+    }
+
     public long wrId(int i) {
         return RawMemory.getLong(entry(i) + WR_ID);
     }

@@ -2,6 +2,7 @@ package io.jperf.engine;
 
 import io.jperf.datapath.CompletionBatch;
 import io.jperf.datapath.WorkRequestList;
+import io.jperf.ffi.InlineVerbs;
 
 import java.lang.foreign.MemorySegment;
 
@@ -27,11 +28,12 @@ public final class BandwidthLoop {
     private static final long CLOCK_CHECK_MASK = 0x3f;
 
     private final int numQps;
-    private final MemorySegment[] postFns;
+    /** Per QP, its provider's post_send bound once: the posts make no check of the function pointer. */
+    private final InlineVerbs.PostCall[] postFns;
     /** Per QP, its {@code ibv_qp*} as an address (read once: the hot loop makes no interface call for it). */
     private final long[] qps;
     private final WorkRequestList[] lists;
-    private final MemorySegment pollFn;
+    private final InlineVerbs.PollCall pollFn;
     private final long cq;
     private final CompletionBatch wcs;
     private final long[] posted;
@@ -86,13 +88,16 @@ public final class BandwidthLoop {
         if (wcs.capacity() < POLL_BATCH) {
             throw new IllegalArgumentException("the completion batch needs " + POLL_BATCH + " entries");
         }
-        this.postFns = postFns.clone();
+        this.postFns = new InlineVerbs.PostCall[numQps];
+        for (int q = 0; q < numQps; q++) {
+            this.postFns[q] = InlineVerbs.bindPostSend(postFns[q]);
+        }
         this.qps = new long[numQps];
         for (int q = 0; q < numQps; q++) {
             this.qps[q] = qps[q].address();
         }
         this.lists = lists.clone();
-        this.pollFn = pollFn;
+        this.pollFn = InlineVerbs.bindPollCq(pollFn);
         this.cq = cq.address();
         this.wcs = wcs;
         this.posted = new long[numQps];
@@ -342,7 +347,7 @@ public final class BandwidthLoop {
             firstPost = System.nanoTime();
         }
         WorkRequestList list = lists[q];
-        MemorySegment postFn = postFns[q];
+        InlineVerbs.PostCall postFn = postFns[q];
         long qp = qps[q];
         long from = sent;
         boolean step = stepsAddresses[q];
@@ -367,7 +372,7 @@ public final class BandwidthLoop {
      *
      * @return the new count of posted work requests (short of {@code stop} only after a failed post)
      */
-    private long postRun(WorkRequestList list, MemorySegment postFn, long qp, int postList, long sent, long stop,
+    private long postRun(WorkRequestList list, InlineVerbs.PostCall postFn, long qp, int postList, long sent, long stop,
                          boolean step) {
         while (sent < stop) {
             int rc = list.post(postFn, qp);
@@ -390,7 +395,7 @@ public final class BandwidthLoop {
      * unpatched after it. The same writes are signalled as in {@link #patchAndPost}: every
      * {@code cqMod}-th, and the last of the run.
      */
-    private long postSingles(int q, WorkRequestList list, MemorySegment postFn, long qp, long sent, long stop,
+    private long postSingles(int q, WorkRequestList list, InlineVerbs.PostCall postFn, long qp, long sent, long stop,
                              int cqMod, boolean step) {
         long last = iterations - 1;
         long since = sinceSignal[q];
@@ -442,7 +447,7 @@ public final class BandwidthLoop {
      *
      * @return the new count of posted work requests of QP {@code q}
      */
-    private long patchAndPost(int q, WorkRequestList list, MemorySegment postFn, long qp, long sent, long stop,
+    private long patchAndPost(int q, WorkRequestList list, InlineVerbs.PostCall postFn, long qp, long sent, long stop,
                               int cqMod, boolean stamp, boolean step) {
         boolean[] flags = signaledFlags[q];
         int postList = flags.length;

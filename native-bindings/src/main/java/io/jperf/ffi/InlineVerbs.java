@@ -90,6 +90,47 @@ public final class InlineVerbs {
     }
 
     /**
+     * A provider's {@code post_send} or {@code post_recv} bound to its address ({@link #bindPostSend},
+     * {@link #bindPostRecv}): {@code fn(qp, wr, badWr)} with raw addresses. The data path's way to post:
+     * the bound downcall is a JIT constant, so a call costs no check of the function pointer. Stateless
+     * and thread-safe; the caller guarantees that the QP, the work requests and {@code badWr} stay
+     * allocated for the call.
+     */
+    public interface PostCall {
+        /** @return 0, or the errno the provider returned */
+        int invoke(long qp, long wr, long badWr);
+    }
+
+    /**
+     * A provider's {@code poll_cq} bound to its address ({@link #bindPollCq}): {@code fn(cq, numEntries,
+     * wcArray)} with raw addresses, as {@link PostCall}. The caller guarantees that the CQ and the
+     * completion array stay allocated for the call.
+     */
+    public interface PollCall {
+        /** @return the number of completions written (0 if none), or negative on error */
+        int invoke(long cq, int numEntries, long wcArray);
+    }
+
+    /**
+     * {@code fn} (from {@link #postSendFn}) bound as a {@link PostCall}. Defines a small class the
+     * first time an address is seen, then returns the same instance for it; call it once per QP or
+     * loop, not per post.
+     */
+    public static PostCall bindPostSend(MemorySegment fn) {
+        return BoundCalls.post("post_send", POST_SEND_RAW, requireNonNull(fn, "post_send"));
+    }
+
+    /** {@code fn} (from {@link #postRecvFn}) bound as a {@link PostCall}; see {@link #bindPostSend}. */
+    public static PostCall bindPostRecv(MemorySegment fn) {
+        return BoundCalls.post("post_recv", POST_RECV_RAW, requireNonNull(fn, "post_recv"));
+    }
+
+    /** {@code fn} (from {@link #pollCqFn}) bound as a {@link PollCall}; see {@link #bindPostSend}. */
+    public static PollCall bindPollCq(MemorySegment fn) {
+        return BoundCalls.poll("poll_cq", POLL_CQ_RAW, requireNonNull(fn, "poll_cq"));
+    }
+
+    /**
      * @param qp a {@code struct ibv_qp *} from {@code ibv_create_qp}/{@code rdma_create_qp};
      *     may be a zero-length segment
      * @return {@code qp->context->ops.post_send}
