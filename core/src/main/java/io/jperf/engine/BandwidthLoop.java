@@ -379,6 +379,23 @@ public final class BandwidthLoop {
      */
     private long postRun(WorkRequestList list, InlineVerbs.PostCall postFn, long qp, int postList, long sent, long stop,
                          boolean step) {
+        if (postList == 1 && sent < stop) {
+            // Single writes as a counted loop (int counter, trip count known on entry): the JIT leaves the
+            // safepoint poll out of its back edge, one post = one iteration. Chains keep the plain loop,
+            // which needs no division to count its trips.
+            int writes = (int) Math.min(stop - sent, Integer.MAX_VALUE);
+            for (int i = 0; i < writes; i++) {
+                int rc = list.post(postFn, qp);
+                if (rc != 0) {
+                    errors.postFailed(rc);
+                    return sent + i;
+                }
+                if (step) {
+                    list.stepAddresses();
+                }
+            }
+            return sent + writes;
+        }
         while (sent < stop) {
             int rc = list.post(postFn, qp);
             if (rc != 0) {
