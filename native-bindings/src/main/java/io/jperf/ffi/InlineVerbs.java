@@ -24,7 +24,10 @@ import java.lang.invoke.MethodHandle;
  *
  * <p>Each call method uses one {@code static final} downcall handle without a fixed address (the
  * function pointer is its first argument), so the JIT sees a constant handle and inlines the
- * call; nothing is allocated and no exception is wrapped on that path. The handles are linked
+ * call; nothing is allocated and no exception is wrapped on that path. The hot loops go one step
+ * further: {@link #bindPostSend}, {@link #bindPostRecv} and {@link #bindPollCq} bind a pointer once
+ * into a {@link PostCall} / {@link PollCall} whose downcall has the address folded in, so a call
+ * re-checks nothing about the pointer (see {@code BoundCalls}). The handles are linked
  * with {@link Linker.Option#critical(boolean) critical(false)}: no thread-state transition,
  * only native (off-heap) segments. That is right for these calls, which never block and never
  * call back into Java. Consequences for callers:
@@ -41,7 +44,8 @@ import java.lang.invoke.MethodHandle;
  * same QP or poll the same CQ concurrently is up to the provider (rdma-core providers lock
  * internally); jperf confines each QP and CQ to one thread. Lifecycle: the QP/CQ, every work
  * request, SGE list and completion array must stay allocated for the duration of the call (and,
- * for posted buffers, until their completion); this class holds no references.
+ * for posted buffers, until their completion); this class holds no references to them (the bound
+ * calls are cached for the life of the process, one per function address).
  */
 @SuppressWarnings("restricted")
 public final class InlineVerbs {
