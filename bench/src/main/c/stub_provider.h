@@ -114,6 +114,14 @@ int64_t jperf_stub_c_loop(struct jperf_stub *stub, int64_t iterations, int post_
 			  int tx_depth, int size);
 
 /*
+ * jperf_stub_c_loop with perftest's own per-request bookkeeping (per-QP counters in memory, two
+ * moderation tests per post, wr_id as the QP index read back from each completion and credited to
+ * its QP). Same parameters, WRs and result. In stub_c_loop.c.
+ */
+int64_t jperf_stub_c_perftest_loop(struct jperf_stub *stub, int64_t iterations, int post_list, int cq_mod,
+				   int tx_depth, int size);
+
+/*
  * The C baseline of the write-latency step: perftest's run_iter_lat_write as the server side
  * (sends first), against the stub with writes executed into its own receive buffer, so each
  * "peer reply" is our own write looping back and every wait is satisfied at once. Per round:

@@ -127,4 +127,30 @@ public class BandwidthLoopBenchmark {
         }
         return done;
     }
+
+    /**
+     * {@link #engineVsC} against {@code jperf_stub_c_perftest_loop}: the C loop with the per-request and
+     * per-completion bookkeeping of perftest's run_iter_bw, which the engine does too and the
+     * {@code jperf_stub_c_loop} twin leaves out (see stub_c_loop.c). Not gated; for the README's comparison.
+     */
+    @Benchmark
+    @OperationsPerInvocation(WRS)
+    public long engineVsPerftestC(InterleavedCounters n) {
+        long done;
+        long t0 = System.nanoTime();
+        if (n.javaFirst()) {
+            done = runEngine();
+            long t1 = System.nanoTime();
+            stub.cPerftestLoop(WRS, postList, cqMod, TX_DEPTH, SIZE);
+            long t2 = System.nanoTime();
+            n.record(t1 - t0, t2 - t1, WRS);
+        } else {
+            stub.cPerftestLoop(WRS, postList, cqMod, TX_DEPTH, SIZE);
+            long t1 = System.nanoTime();
+            done = runEngine();
+            long t2 = System.nanoTime();
+            n.record(t2 - t1, t1 - t0, WRS);
+        }
+        return done;
+    }
 }

@@ -49,10 +49,13 @@ public class DataPathPiecesBenchmark {
     /** {@code int64_t jperf_stub_noop(int64_t)}, a normal downcall (thread-state transition). */
     private static final MethodHandle NOOP = LINKER.downcallHandle(
             StubProvider.symbol("jperf_stub_noop"), LONG_TO_LONG);
-    /** The same function, critical(false): no thread-state transition, as InlineVerbs links. */
+    /**
+     * The same function, critical(false): no thread-state transition, as InlineVerbs links; bound to its
+     * address in a static final, as the hot loops call providers (InlineVerbs.bindPostSend and co.).
+     */
     private static final MethodHandle NOOP_CRITICAL = LINKER.downcallHandle(
             StubProvider.symbol("jperf_stub_noop"), LONG_TO_LONG, Linker.Option.critical(false));
-    /** The same function called InlineVerbs' way: no fixed address, the pointer is the first argument. */
+    /** The same function called as InlineVerbs.postSend and co. do: no fixed address, the pointer is the first argument. */
     private static final MethodHandle NOOP_CRITICAL_BY_POINTER = LINKER.downcallHandle(
             LONG_TO_LONG, Linker.Option.critical(false));
 
@@ -163,7 +166,7 @@ public class DataPathPiecesBenchmark {
 
     /**
      * The same {@value #CALLS} calls from a Java loop, each a critical downcall with the function
-     * pointer as first argument, as InlineVerbs calls providers; minus {@link #callsFromC}, what
+     * pointer as first argument, as InlineVerbs.postSend and co. call providers; minus {@link #callsFromC}, what
      * a downcall adds to a call on the data path.
      */
     @Benchmark
@@ -176,7 +179,7 @@ public class DataPathPiecesBenchmark {
         return x;
     }
 
-    /** critical(false) with the function pointer as the first argument, exactly as InlineVerbs calls providers. */
+    /** critical(false) with the function pointer as the first argument, as InlineVerbs.postSend and co. call providers. */
     @Benchmark
     public long downcallCriticalByPointer() throws Throwable {
         return (long) NOOP_CRITICAL_BY_POINTER.invokeExact(noopAddress, counter++);

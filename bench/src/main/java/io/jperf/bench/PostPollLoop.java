@@ -34,8 +34,9 @@ public final class PostPollLoop {
 
     private final WorkRequestList wrs;
     private final CompletionBatch completions;
-    private final MemorySegment postSendFn;
-    private final MemorySegment pollCqFn;
+    /** The provider's post_send and poll_cq, bound once (InlineVerbs.PostCall): no check of the pointers per call. */
+    private final InlineVerbs.PostCall postSendFn;
+    private final InlineVerbs.PollCall pollCqFn;
     /** The {@code ibv_qp*} and {@code ibv_cq*} as addresses, as the C loop keeps its pointers. */
     private final long qp;
     private final long cq;
@@ -73,8 +74,8 @@ public final class PostPollLoop {
         this.completions = new CompletionBatch(arena, POLL_BATCH);
         this.qp = qp.address();
         this.cq = cq.address();
-        this.postSendFn = InlineVerbs.postSendFn(qp);
-        this.pollCqFn = InlineVerbs.pollCqFn(cq);
+        this.postSendFn = InlineVerbs.bindPostSend(InlineVerbs.postSendFn(qp));
+        this.pollCqFn = InlineVerbs.bindPollCq(InlineVerbs.pollCqFn(cq));
     }
 
     /** The loop against the stub provider, with dummy buffers and keys (the stub reads none of them). */
@@ -121,8 +122,8 @@ public final class PostPollLoop {
         final int last = this.last;
         final WorkRequestList wrs = this.wrs;
         final CompletionBatch completions = this.completions;
-        final MemorySegment postSendFn = this.postSendFn;
-        final MemorySegment pollCqFn = this.pollCqFn;
+        final InlineVerbs.PostCall postSendFn = this.postSendFn;
+        final InlineVerbs.PollCall pollCqFn = this.pollCqFn;
         final long qp = this.qp;
         final long cq = this.cq;
         long scnt = 0;

@@ -97,6 +97,9 @@ public final class StubProvider implements AutoCloseable {
     private static final MethodHandle C_LOOP = handle("jperf_stub_c_loop",
             FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG,
                     ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
+    private static final MethodHandle C_PERFTEST_LOOP = handle("jperf_stub_c_perftest_loop",
+            FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG,
+                    ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
 
     private static final MethodHandle SET_EXECUTE_WRITES = handle("jperf_stub_set_execute_writes",
             FunctionDescriptor.ofVoid(ValueLayout.ADDRESS, ValueLayout.JAVA_INT), CRITICAL);
@@ -215,15 +218,33 @@ public final class StubProvider implements AutoCloseable {
      * @throws IllegalStateException when the C loop reports an error
      */
     public long cLoop(long iterations, int postList, int cqMod, int txDepth, int size) {
+        return runCLoop(C_LOOP, "jperf_stub_c_loop", iterations, postList, cqMod, txDepth, size);
+    }
+
+    /**
+     * Runs {@code jperf_stub_c_perftest_loop}: {@link #cLoop}'s loop with the bookkeeping perftest's
+     * run_iter_bw does per request and per completion (per-QP counters in memory, two moderation tests per
+     * post, each completion's wr_id read back as its QP's index and credited to it). The C twin of the
+     * engine's {@code BandwidthLoop}, which does that bookkeeping too.
+     *
+     * @return the elapsed nanoseconds measured in C (CLOCK_MONOTONIC)
+     * @throws IllegalStateException when the C loop reports an error
+     */
+    public long cPerftestLoop(long iterations, int postList, int cqMod, int txDepth, int size) {
+        return runCLoop(C_PERFTEST_LOOP, "jperf_stub_c_perftest_loop", iterations, postList, cqMod, txDepth, size);
+    }
+
+    private long runCLoop(MethodHandle loop, String name, long iterations, int postList, int cqMod, int txDepth,
+                          int size) {
         ensureOpen();
         long rc;
         try {
-            rc = (long) C_LOOP.invokeExact(stub, iterations, postList, cqMod, txDepth, size);
+            rc = (long) loop.invokeExact(stub, iterations, postList, cqMod, txDepth, size);
         } catch (Throwable t) {
             throw rethrow(t);
         }
         if (rc < 0) {
-            throw new IllegalStateException("jperf_stub_c_loop(iterations=" + iterations + ", postList=" + postList
+            throw new IllegalStateException(name + "(iterations=" + iterations + ", postList=" + postList
                     + ", cqMod=" + cqMod + ", txDepth=" + txDepth + ") failed: " + switch ((int) rc) {
                         case -1 -> "bad arguments (iterations must be a multiple of the post list and the moderation,"
                                 + " txDepth >= postList)";

@@ -40,6 +40,14 @@ class BandwidthLoopOnStubTest {
                 stub.reset();
                 stub.cLoop(wrs, postList, cqMod, BandwidthLoopBenchmark.TX_DEPTH, 64);
                 assertEquals(engineSignaled, stub.counter(Counter.SIGNALED_WRS), "C signals the same WRs");
+
+                stub.reset();
+                stub.cPerftestLoop(wrs, postList, cqMod, BandwidthLoopBenchmark.TX_DEPTH, 64);
+                assertEquals(wrs, stub.counter(Counter.POSTED_WRS), "perftest's C loop posts every WR");
+                assertEquals(engineSignaled, stub.counter(Counter.SIGNALED_WRS), "perftest's C loop signals the same WRs");
+                assertEquals(engineSignaled, stub.counter(Counter.POLLED), "and polls every completion");
+                assertEquals(wrs / postList, stub.counter(Counter.POST_SEND_CALLS), "one post_send per chain");
+                assertEquals(0, stub.cqPending());
             }
         }
     }

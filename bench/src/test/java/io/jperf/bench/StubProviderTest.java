@@ -60,6 +60,29 @@ class StubProviderTest {
     }
 
     @Test
+    void boundCallsPostAndPollThroughTheProviderAndAreOnePerFunction() {
+        InlineVerbs.PostCall post = InlineVerbs.bindPostSend(postSend);
+        InlineVerbs.PollCall poll = InlineVerbs.bindPollCq(pollCq);
+        assertTrue(post == InlineVerbs.bindPostSend(InlineVerbs.postSendFn(stub.qp())), "one bound call per function");
+        assertTrue(poll == InlineVerbs.bindPollCq(pollCq), "one bound call per function");
+        assertNotEquals(post, InlineVerbs.bindPostRecv(InlineVerbs.postRecvFn(stub.qp())));
+
+        WorkRequestList wr = list(3, 64);
+        wr.setSignaled(2, true);
+        wr.setWrId(2, 4242);
+        assertEquals(0, wr.post(post, stub.qp().address()));
+        assertEquals(3, stub.counter(Counter.POSTED_WRS));
+        CompletionBatch wc = new CompletionBatch(arena, 16);
+        assertEquals(1, wc.poll(poll, stub.cq().address()));
+        assertEquals(4242, wc.wrIdAt(0));
+        assertEquals(0, wc.statusAt(0));
+        assertEquals(wc.wrId(0), wc.wrIdAt(0));
+        assertThrows(IndexOutOfBoundsException.class, () -> wc.statusAt(15 * CompletionBatch.ENTRY_BYTES + 1));
+        assertThrows(IndexOutOfBoundsException.class, () -> wc.wrIdAt(-CompletionBatch.ENTRY_BYTES));
+        assertEquals(0, wc.poll(poll, stub.cq().address()));
+    }
+
+    @Test
     void eachSignaledWorkRequestYieldsOneCompletionWithItsWrId() {
         WorkRequestList wr = list(1, 4096);
         wr.setSignaled(0, true);

@@ -50,6 +50,35 @@ public final class CompletionBatch {
         return InlineVerbs.pollCqRaw(pollCqFn, cqAddress, capacity, wcsAddress);
     }
 
+    /** {@link #poll(MemorySegment, long)} through the CQ's {@code poll_cq} bound once ({@link InlineVerbs#bindPollCq}). */
+    public int poll(InlineVerbs.PollCall pollCq, long cqAddress) {
+        return pollCq.invoke(cqAddress, capacity, wcsAddress);
+    }
+
+    /**
+     * The bytes between two entries: entry {@code i} is at offset {@code i * ENTRY_BYTES}, for the
+     * offset-based accessors ({@link #statusAt}, {@link #wrIdAt}).
+     */
+    public static final long ENTRY_BYTES = WC_SIZE;
+
+    /**
+     * {@link #status} of the entry at byte offset {@code offset} ({@code i * ENTRY_BYTES}). For the hot
+     * loops: a loop that walks the entries by offset, {@code for (long o = 0; o != n * ENTRY_BYTES; o +=
+     * ENTRY_BYTES)}, is not a counted loop, so the JIT keeps one compare per access instead of preparing
+     * range-check elimination and unrolling, which costs more than the 1 to 16 entries of a poll.
+     *
+     * @throws IndexOutOfBoundsException unless {@code 0 <= offset <= (capacity - 1) * ENTRY_BYTES} (the
+     *     whole entry read lies in the array)
+     */
+    public int statusAt(long offset) {
+        return RawMemory.getInt(entryAt(offset) + STATUS);
+    }
+
+    /** {@link #wrId} of the entry at byte offset {@code offset}; see {@link #statusAt}. */
+    public long wrIdAt(long offset) {
+        return RawMemory.getLong(entryAt(offset) + WR_ID);
+    }
+
     public long wrId(int i) {
         return RawMemory.getLong(entry(i) + WR_ID);
     }
@@ -73,6 +102,10 @@ public final class CompletionBatch {
 
     public int byteLength(int i) {
         return RawMemory.getInt(entry(i) + BYTE_LEN);
+    }
+
+    private long entryAt(long offset) {
+        return wcsAddress + Objects.checkIndex(offset, (capacity - 1) * WC_SIZE + 1);
     }
 
     private long entry(int i) {

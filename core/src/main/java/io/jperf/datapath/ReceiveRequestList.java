@@ -106,10 +106,29 @@ public final class ReceiveRequestList {
                 badWrAddress);
     }
 
+    /**
+     * {@link #post(MemorySegment, long, int)} through the provider's {@code post_recv} bound once
+     * ({@link InlineVerbs#bindPostRecv}): the hot loops' repost, with no check of the function pointer per call.
+     */
+    public int post(InlineVerbs.PostCall postRecv, long qpAddress, int i) {
+        return postRecv.invoke(qpAddress, wrsAddress + WR_SIZE * Objects.checkIndex(i, length), badWrAddress);
+    }
+
     /** Posts every entry (fills the receive queue). Returns 0, or the first errno, after which it stops. */
     public int postAll(MemorySegment postRecvFn, long qpAddress) {
         for (int i = 0; i < length; i++) {
             int rc = post(postRecvFn, qpAddress, i);
+            if (rc != 0) {
+                return rc;
+            }
+        }
+        return 0;
+    }
+
+    /** {@link #postAll(MemorySegment, long)} through a bound {@code post_recv}. */
+    public int postAll(InlineVerbs.PostCall postRecv, long qpAddress) {
+        for (int i = 0; i < length; i++) {
+            int rc = post(postRecv, qpAddress, i);
             if (rc != 0) {
                 return rc;
             }

@@ -360,4 +360,12 @@ public final class WorkRequestList {
     public int post(MemorySegment postSendFn, long qpAddress) {
         return InlineVerbs.postSendRaw(postSendFn, qpAddress, wrsAddress, badWrAddress);
     }
+
+    /**
+     * {@link #post(MemorySegment, long)} through the provider's {@code post_send} bound once
+     * ({@link InlineVerbs#bindPostSend}): the hot loops' post, with no check of the function pointer per call.
+     */
+    public int post(InlineVerbs.PostCall postSend, long qpAddress) {
+        return postSend.invoke(qpAddress, wrsAddress, badWrAddress);
+    }
 }

@@ -2,6 +2,7 @@ package io.jperf.engine;
 
 import io.jperf.datapath.CompletionBatch;
 import io.jperf.datapath.WorkRequestList;
+import io.jperf.ffi.InlineVerbs;
 
 import java.lang.foreign.MemorySegment;
 
@@ -27,20 +28,11 @@ public final class BandwidthLoop {
     private static final long CLOCK_CHECK_MASK = 0x3f;
 
     private final int numQps;
-    private final MemorySegment[] postFns;
-    /** Per QP, its {@code ibv_qp*} as an address (read once: the hot loop makes no interface call for it). */
-    private final long[] qps;
-    private final WorkRequestList[] lists;
-    private final MemorySegment pollFn;
+    /** Per QP, its sending state. */
+    private final Sender[] senders;
+    private final InlineVerbs.PollCall pollFn;
     private final long cq;
     private final CompletionBatch wcs;
-    private final long[] posted;
-    private final long[] completed;
-    private final long[] sinceSignal;
-    private final long[] untilSignal;
-    private final boolean[][] signaledFlags;
-    /** Per QP, whether its list moves its addresses on after each post ({@link WorkRequestList#stepsPerPost}). */
-    private final boolean[] stepsAddresses;
     private final long[] tPosted;
     private final long[] tCompleted;
     private final CompletionErrors errors = new CompletionErrors();
@@ -68,6 +60,34 @@ public final class BandwidthLoop {
     private boolean stalled;
 
     /**
+     * One QP's sending state, in one object: a burst of posts reads it with one array access, not one
+     * per array of parallel per-QP arrays (each with its own load and bounds check).
+     */
+    private static final class Sender {
+        final WorkRequestList list;
+        /** The provider's post_send bound once: the posts make no check of the function pointer. */
+        final InlineVerbs.PostCall post;
+        /** The {@code ibv_qp*} as an address (read once: the hot loop makes no interface call for it). */
+        final long qp;
+        /** Which entries of the list are signalled now (a patch only when one changes). */
+        final boolean[] signaled;
+        /** Whether the list moves its addresses on after each post ({@link WorkRequestList#stepsPerPost}). */
+        boolean steps;
+        long posted;
+        long completed;
+        /** Writes since the last signalled one, and until the next (the moderation's count-down). */
+        long sinceSignal;
+        long untilSignal;
+
+        Sender(WorkRequestList list, InlineVerbs.PostCall post, long qp) {
+            this.list = list;
+            this.post = post;
+            this.qp = qp;
+            this.signaled = new boolean[list.length()];
+        }
+    }
+
+    /**
      * @param postFns       per QP, the provider's post_send
      * @param qps           per QP, the {@code ibv_qp*}
      * @param lists         per QP, its prebuilt work-request chain (length = post list)
@@ -86,27 +106,16 @@ public final class BandwidthLoop {
         if (wcs.capacity() < POLL_BATCH) {
             throw new IllegalArgumentException("the completion batch needs " + POLL_BATCH + " entries");
         }
-        this.postFns = postFns.clone();
-        this.qps = new long[numQps];
+        this.senders = new Sender[numQps];
         for (int q = 0; q < numQps; q++) {
-            this.qps[q] = qps[q].address();
-        }
-        this.lists = lists.clone();
-        this.pollFn = pollFn;
-        this.cq = cq.address();
-        this.wcs = wcs;
-        this.posted = new long[numQps];
-        this.completed = new long[numQps];
-        this.sinceSignal = new long[numQps];
-        this.untilSignal = new long[numQps];
-        this.signaledFlags = new boolean[numQps][];
-        this.stepsAddresses = new boolean[numQps];
-        for (int q = 0; q < numQps; q++) {
-            signaledFlags[q] = new boolean[lists[q].length()];
-            for (int j = 0; j < signaledFlags[q].length; j++) {
+            senders[q] = new Sender(lists[q], InlineVerbs.bindPostSend(postFns[q]), qps[q].address());
+            for (int j = 0; j < lists[q].length(); j++) {
                 lists[q].setSignaled(j, false);
             }
         }
+        this.pollFn = InlineVerbs.bindPollCq(pollFn);
+        this.cq = cq.address();
+        this.wcs = wcs;
         this.tPosted = new long[maxTimestamps];
         this.tCompleted = new long[maxTimestamps];
         this.stallNanos = stallNanos;
@@ -251,9 +260,9 @@ public final class BandwidthLoop {
     private void finishTimedRun() {
         long target = 0;
         for (int q = 0; q < numQps; q++) {
-            target = Math.max(target, posted[q]);
+            target = Math.max(target, senders[q].posted);
         }
-        target += lists[0].length();
+        target += senders[0].list.length();
         inSample = false;
         iterations = target;
         total = target * numQps;
@@ -275,20 +284,21 @@ public final class BandwidthLoop {
             long before = totalCompleted;
             long done = before;
             // Completions of one QP arrive in a row: credit its count once per row, not per completion
-            // (a read-modify-write of the same array element per completion chains them through memory).
+            // (a read-modify-write of the same counter per completion chains them through memory).
             int rowQp = -1;
             long row = 0;
-            for (int i = 0; i < n; i++) {
-                int status = wcs.status(i);
-                long wrId = wcs.wrId(i);
+            // walked by offset, not by index: a loop that is not counted, see CompletionBatch.statusAt
+            for (long at = 0, end = n * CompletionBatch.ENTRY_BYTES; at != end; at += CompletionBatch.ENTRY_BYTES) {
+                int status = wcs.statusAt(at);
+                long wrId = wcs.wrIdAt(at);
                 if (status != 0) {
-                    errors.completionFailed(status, wcs.vendorError(i), wrId);
+                    errors.completionFailed(status, wcs.vendorError((int) (at / CompletionBatch.ENTRY_BYTES)), wrId);
                     continue;
                 }
                 int q = (int) (wrId >>> 32);
                 if (q != rowQp) {
                     if (rowQp >= 0) {
-                        completed[rowQp] += row;
+                        senders[rowQp].completed += row;
                     }
                     rowQp = q;
                     row = 0;
@@ -301,7 +311,7 @@ public final class BandwidthLoop {
                 }
             }
             if (rowQp >= 0) {
-                completed[rowQp] += row;
+                senders[rowQp].completed += row;
             }
             totalCompleted = done;
             if (inSample) {
@@ -329,11 +339,12 @@ public final class BandwidthLoop {
      * no timestamp (see {@link #prepareSignals}) goes out from a loop that only posts and counts.
      */
     private void postWhileRoom(int q, long iterations, int txDepth, int cqMod, boolean stamp) {
-        boolean[] flags = signaledFlags[q];
-        int postList = flags.length;
-        long sent = posted[q];
+        Sender sender = senders[q];
+        WorkRequestList list = sender.list;
+        int postList = sender.signaled.length;
+        long sent = sender.posted;
         // perftest's condition, sent < iterations && sent + postList <= txDepth + completed, as one bound
-        long stop = Math.min(iterations, txDepth + completed[q] - postList + 1);
+        long stop = Math.min(iterations, txDepth + sender.completed - postList + 1);
         if (sent >= stop) {
             return;
         }
@@ -341,21 +352,20 @@ public final class BandwidthLoop {
         if (sentTotal == 0 && !stamp) {
             firstPost = System.nanoTime();
         }
-        WorkRequestList list = lists[q];
-        MemorySegment postFn = postFns[q];
-        long qp = qps[q];
+        InlineVerbs.PostCall postFn = sender.post;
+        long qp = sender.qp;
         long from = sent;
-        boolean step = stepsAddresses[q];
+        boolean step = sender.steps;
         if (stamp) {
-            sent = patchAndPost(q, list, postFn, qp, sent, stop, cqMod, true, step);
+            sent = patchAndPost(q, sender, postFn, qp, sent, stop, cqMod, true, step);
         } else if (chainSignals) {
             sent = postRun(list, postFn, qp, postList, sent, stop, step);
         } else if (postList == 1) {
-            sent = postSingles(q, list, postFn, qp, sent, stop, cqMod, step);
+            sent = postSingles(q, sender, postFn, qp, sent, stop, cqMod, step);
         } else {
-            sent = patchAndPost(q, list, postFn, qp, sent, stop, cqMod, false, step);
+            sent = patchAndPost(q, sender, postFn, qp, sent, stop, cqMod, false, step);
         }
-        posted[q] = sent;
+        sender.posted = sent;
         totalPosted = sentTotal + (sent - from);
     }
 
@@ -367,8 +377,25 @@ public final class BandwidthLoop {
      *
      * @return the new count of posted work requests (short of {@code stop} only after a failed post)
      */
-    private long postRun(WorkRequestList list, MemorySegment postFn, long qp, int postList, long sent, long stop,
+    private long postRun(WorkRequestList list, InlineVerbs.PostCall postFn, long qp, int postList, long sent, long stop,
                          boolean step) {
+        if (postList == 1 && sent < stop) {
+            // Single writes as a counted loop (int counter, trip count known on entry): the JIT leaves the
+            // safepoint poll out of its back edge, one post = one iteration. Chains keep the plain loop,
+            // which needs no division to count its trips.
+            int writes = (int) Math.min(stop - sent, Integer.MAX_VALUE);
+            for (int i = 0; i < writes; i++) {
+                int rc = list.post(postFn, qp);
+                if (rc != 0) {
+                    errors.postFailed(rc);
+                    return sent + i;
+                }
+                if (step) {
+                    list.stepAddresses();
+                }
+            }
+            return sent + writes;
+        }
         while (sent < stop) {
             int rc = list.post(postFn, qp);
             if (rc != 0) {
@@ -390,12 +417,13 @@ public final class BandwidthLoop {
      * unpatched after it. The same writes are signalled as in {@link #patchAndPost}: every
      * {@code cqMod}-th, and the last of the run.
      */
-    private long postSingles(int q, WorkRequestList list, MemorySegment postFn, long qp, long sent, long stop,
+    private long postSingles(int q, Sender sender, InlineVerbs.PostCall postFn, long qp, long sent, long stop,
                              int cqMod, boolean step) {
+        WorkRequestList list = sender.list;
         long last = iterations - 1;
-        long since = sinceSignal[q];
-        long until = untilSignal[q];
-        boolean[] flags = signaledFlags[q];
+        long since = sender.sinceSignal;
+        long until = sender.untilSignal;
+        boolean[] flags = sender.signaled;
         while (sent < stop) {
             // the next signalled write: the until-th from here, or the last one of the run
             long signalAt = Math.min(sent + until - 1, last);
@@ -430,8 +458,8 @@ public final class BandwidthLoop {
                 list.stepAddresses();
             }
         }
-        sinceSignal[q] = since;
-        untilSignal[q] = until;
+        sender.sinceSignal = since;
+        sender.untilSignal = until;
         return sent;
     }
 
@@ -442,13 +470,14 @@ public final class BandwidthLoop {
      *
      * @return the new count of posted work requests of QP {@code q}
      */
-    private long patchAndPost(int q, WorkRequestList list, MemorySegment postFn, long qp, long sent, long stop,
+    private long patchAndPost(int q, Sender sender, InlineVerbs.PostCall postFn, long qp, long sent, long stop,
                               int cqMod, boolean stamp, boolean step) {
-        boolean[] flags = signaledFlags[q];
+        WorkRequestList list = sender.list;
+        boolean[] flags = sender.signaled;
         int postList = flags.length;
         long last = iterations - 1;
-        long since = sinceSignal[q];
-        long until = untilSignal[q];
+        long since = sender.sinceSignal;
+        long until = sender.untilSignal;
         long sentTotal = totalPosted;
         long tag = (long) q << 32;
         boolean patch = !chainSignals;
@@ -480,8 +509,8 @@ public final class BandwidthLoop {
                 list.stepAddresses();
             }
         }
-        sinceSignal[q] = since;
-        untilSignal[q] = until;
+        sender.sinceSignal = since;
+        sender.untilSignal = until;
         return sent;
     }
 
@@ -492,19 +521,21 @@ public final class BandwidthLoop {
      * chain), so they are written once here and {@link #postWhileRoom} posts the chains unpatched.
      */
     private void prepareSignals(int cqMod) {
-        chainSignals = cqMod == lists[0].length();
+        chainSignals = cqMod == senders[0].list.length();
         if (!chainSignals) {
             return;
         }
         for (int q = 0; q < numQps; q++) {
-            int last = lists[q].length() - 1;
+            WorkRequestList list = senders[q].list;
+            boolean[] signaled = senders[q].signaled;
+            int last = list.length() - 1;
             for (int j = 0; j <= last; j++) {
-                if (signaledFlags[q][j] != (j == last)) {
-                    lists[q].setSignaled(j, j == last);
-                    signaledFlags[q][j] = j == last;
+                if (signaled[j] != (j == last)) {
+                    list.setSignaled(j, j == last);
+                    signaled[j] = j == last;
                 }
             }
-            lists[q].setWrId(last, ((long) q << 32) | (last + 1));
+            list.setWrId(last, ((long) q << 32) | (last + 1));
         }
     }
 
@@ -531,7 +562,7 @@ public final class BandwidthLoop {
                     errors.completionFailed(wcs.status(i), wcs.vendorError(i), wrId);
                 } else {
                     long covered = wrId & 0xffff_ffffL;
-                    completed[(int) (wrId >>> 32)] += covered;
+                    senders[(int) (wrId >>> 32)].completed += covered;
                     totalCompleted += covered;
                 }
             }
@@ -543,13 +574,13 @@ public final class BandwidthLoop {
     }
 
     private void reset(int cqMod) {
-        java.util.Arrays.fill(posted, 0);
-        java.util.Arrays.fill(completed, 0);
-        java.util.Arrays.fill(sinceSignal, 0);
-        java.util.Arrays.fill(untilSignal, cqMod);
-        for (int q = 0; q < numQps; q++) {
-            stepsAddresses[q] = lists[q].stepsPerPost();
-            lists[q].rewindAddresses();
+        for (Sender sender : senders) {
+            sender.posted = 0;
+            sender.completed = 0;
+            sender.sinceSignal = 0;
+            sender.untilSignal = cqMod;
+            sender.steps = sender.list.stepsPerPost();
+            sender.list.rewindAddresses();
         }
         totalPosted = 0;
         totalCompleted = 0;

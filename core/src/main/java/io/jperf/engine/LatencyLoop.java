@@ -3,6 +3,7 @@ package io.jperf.engine;
 import io.jperf.datapath.CompletionBatch;
 import io.jperf.datapath.ReceiveRequestList;
 import io.jperf.datapath.WorkRequestList;
+import io.jperf.ffi.InlineVerbs;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -35,13 +36,14 @@ public final class LatencyLoop {
      */
     private static final long CLOCK_CHECK_MASK = 0x3ff;
 
-    private final MemorySegment postFn;
-    private final MemorySegment postRecvFn;
+    /** The provider's post_send and post_recv (null without receives), and poll_cq, bound once: see InlineVerbs.PostCall. */
+    private final InlineVerbs.PostCall postFn;
+    private final InlineVerbs.PostCall postRecvFn;
     private final ReceiveRequestList receives;
     private final long qp;
     private final WorkRequestList write;
     private final boolean pingPong;
-    private final MemorySegment pollFn;
+    private final InlineVerbs.PollCall pollFn;
     private final long cq;
     private final CompletionBatch wcs;
     private final MemorySegment sendBuffer;
@@ -119,16 +121,16 @@ public final class LatencyLoop {
                         CompletionBatch wcs, MemorySegment sendBuffer, MemorySegment receiveBuffer, int maxIterations,
                         long stallNanos) {
         WorkRequestList write = request;
-        this.postRecvFn = postRecvFn;
+        this.postRecvFn = postRecvFn != null ? InlineVerbs.bindPostRecv(postRecvFn) : null;
         this.receives = receives;
         this.pingPong = pingPong;
         if (write.length() != 1) {
             throw new IllegalArgumentException("the latency test posts one work request at a time");
         }
-        this.postFn = postFn;
+        this.postFn = InlineVerbs.bindPostSend(postFn);
         this.qp = qp.address();
         this.write = write;
-        this.pollFn = pollFn;
+        this.pollFn = InlineVerbs.bindPollCq(pollFn);
         this.cq = cq.address();
         this.wcs = wcs;
         this.sendBuffer = sendBuffer;

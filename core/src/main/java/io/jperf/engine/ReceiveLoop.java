@@ -2,6 +2,7 @@ package io.jperf.engine;
 
 import io.jperf.datapath.CompletionBatch;
 import io.jperf.datapath.ReceiveRequestList;
+import io.jperf.ffi.InlineVerbs;
 
 import java.lang.foreign.MemorySegment;
 
@@ -22,10 +23,11 @@ public final class ReceiveLoop {
     private static final int POLL_BATCH = 16;
     private static final long CLOCK_CHECK_MASK = 0x3f;
 
-    private final MemorySegment[] postRecvFns;
+    /** Per QP, the provider's post_recv, and the CQ's poll_cq, bound once: see InlineVerbs.PostCall. */
+    private final InlineVerbs.PostCall[] postRecvFns;
     private final long[] qps;
     private final ReceiveRequestList[] lists;
-    private final MemorySegment pollFn;
+    private final InlineVerbs.PollCall pollFn;
     private final long cq;
     private final CompletionBatch wcs;
     private final long stallNanos;
@@ -58,13 +60,16 @@ public final class ReceiveLoop {
         if (wcs.capacity() < POLL_BATCH) {
             throw new IllegalArgumentException("the completion batch needs " + POLL_BATCH + " entries");
         }
-        this.postRecvFns = postRecvFns.clone();
+        this.postRecvFns = new InlineVerbs.PostCall[numQps];
+        for (int q = 0; q < numQps; q++) {
+            this.postRecvFns[q] = InlineVerbs.bindPostRecv(postRecvFns[q]);
+        }
         this.qps = new long[numQps];
         for (int q = 0; q < numQps; q++) {
             this.qps[q] = qps[q].address();
         }
         this.lists = lists.clone();
-        this.pollFn = pollFn;
+        this.pollFn = InlineVerbs.bindPollCq(pollFn);
         this.cq = cq.address();
         this.wcs = wcs;
         this.stallNanos = stallNanos;

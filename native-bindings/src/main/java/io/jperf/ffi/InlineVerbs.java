@@ -24,7 +24,10 @@ import java.lang.invoke.MethodHandle;
  *
  * <p>Each call method uses one {@code static final} downcall handle without a fixed address (the
  * function pointer is its first argument), so the JIT sees a constant handle and inlines the
- * call; nothing is allocated and no exception is wrapped on that path. The handles are linked
+ * call; nothing is allocated and no exception is wrapped on that path. The hot loops go one step
+ * further: {@link #bindPostSend}, {@link #bindPostRecv} and {@link #bindPollCq} bind a pointer once
+ * into a {@link PostCall} / {@link PollCall} whose downcall has the address folded in, so a call
+ * re-checks nothing about the pointer (see {@code BoundCalls}). The handles are linked
  * with {@link Linker.Option#critical(boolean) critical(false)}: no thread-state transition,
  * only native (off-heap) segments. That is right for these calls, which never block and never
  * call back into Java. Consequences for callers:
@@ -41,7 +44,8 @@ import java.lang.invoke.MethodHandle;
  * same QP or poll the same CQ concurrently is up to the provider (rdma-core providers lock
  * internally); jperf confines each QP and CQ to one thread. Lifecycle: the QP/CQ, every work
  * request, SGE list and completion array must stay allocated for the duration of the call (and,
- * for posted buffers, until their completion); this class holds no references.
+ * for posted buffers, until their completion); this class holds no references to them (the bound
+ * calls are cached for the life of the process, one per function address).
  */
 @SuppressWarnings("restricted")
 public final class InlineVerbs {
@@ -87,6 +91,47 @@ public final class InlineVerbs {
             ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT), CRITICAL);
 
     private InlineVerbs() {
+    }
+
+    /**
+     * A provider's {@code post_send} or {@code post_recv} bound to its address ({@link #bindPostSend},
+     * {@link #bindPostRecv}): {@code fn(qp, wr, badWr)} with raw addresses. The data path's way to post:
+     * the bound downcall is a JIT constant, so a call costs no check of the function pointer. Stateless
+     * and thread-safe; the caller guarantees that the QP, the work requests and {@code badWr} stay
+     * allocated for the call.
+     */
+    public interface PostCall {
+        /** @return 0, or the errno the provider returned */
+        int invoke(long qp, long wr, long badWr);
+    }
+
+    /**
+     * A provider's {@code poll_cq} bound to its address ({@link #bindPollCq}): {@code fn(cq, numEntries,
+     * wcArray)} with raw addresses, as {@link PostCall}. The caller guarantees that the CQ and the
+     * completion array stay allocated for the call.
+     */
+    public interface PollCall {
+        /** @return the number of completions written (0 if none), or negative on error */
+        int invoke(long cq, int numEntries, long wcArray);
+    }
+
+    /**
+     * {@code fn} (from {@link #postSendFn}) bound as a {@link PostCall}. Defines a small class the
+     * first time an address is seen, then returns the same instance for it; call it once per QP or
+     * loop, not per post.
+     */
+    public static PostCall bindPostSend(MemorySegment fn) {
+        return BoundCalls.post("post_send", POST_SEND_RAW, requireNonNull(fn, "post_send"));
+    }
+
+    /** {@code fn} (from {@link #postRecvFn}) bound as a {@link PostCall}; see {@link #bindPostSend}. */
+    public static PostCall bindPostRecv(MemorySegment fn) {
+        return BoundCalls.post("post_recv", POST_RECV_RAW, requireNonNull(fn, "post_recv"));
+    }
+
+    /** {@code fn} (from {@link #pollCqFn}) bound as a {@link PollCall}; see {@link #bindPostSend}. */
+    public static PollCall bindPollCq(MemorySegment fn) {
+        return BoundCalls.poll("poll_cq", POLL_CQ_RAW, requireNonNull(fn, "poll_cq"));
     }
 
     /**
