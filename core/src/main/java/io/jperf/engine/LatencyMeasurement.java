@@ -12,8 +12,10 @@ import io.jperf.result.LatencyResult;
 import io.jperf.stats.LatencySamples;
 import io.jperf.stats.LatencyStats;
 import io.jperf.verbs.QueuePair;
+import io.jperf.wire.JperfExtension;
 import io.jperf.wire.KeyMessage;
 import io.jperf.wire.PerftestHandshake;
+import io.jperf.wire.ProtocolException;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -21,6 +23,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The latency measurement. ib_write_lat: both ends run the {@link LatencyLoop} ping-pong for each
@@ -32,6 +35,8 @@ import java.util.List;
 final class LatencyMeasurement implements Measurement {
     static final long DURATION_STAMPS_PER_SECOND = 500_000;
     static final int MAX_DURATION_STAMPS = 20_000_000;
+    /** The probe's time in ns, in the exchange of {@link #peerProbe}. */
+    private static final String PROBE_FIELD = "latency.warmup_probe_ns";
 
     private final TestOptions options;
     /** {@code options.params()}: the test both ends run. */
@@ -42,11 +47,17 @@ final class LatencyMeasurement implements Measurement {
     private final TestListener listener;
     private final Duration timeout;
     private final int warmupRounds;
+    private final Duration warmupBudget;
 
-    /** @param warmupRounds unmeasured rounds before the first size; both ends must use the same number */
+    /**
+     * @param warmupRounds unmeasured rounds before the first size; both ends must use the same number
+     * @param warmupBudget the longest the warm-up may take, agreed by both ends ({@link LatencyWarmup});
+     *                     null: the peer does not pace, both run all {@code warmupRounds}
+     */
     LatencyMeasurement(TestOptions options, Endpoint endpoint, List<KeyMessage> remote, PerftestHandshake handshake,
-                       TestListener listener, Duration timeout, int warmupRounds) {
+                       TestListener listener, Duration timeout, int warmupRounds, Duration warmupBudget) {
         this.warmupRounds = warmupRounds;
+        this.warmupBudget = warmupBudget;
         this.options = options;
         this.params = options.params();
         this.endpoint = endpoint;
@@ -140,19 +151,44 @@ final class LatencyMeasurement implements Measurement {
     }
 
     /**
-     * The warm-up rounds, in two parts: after the first the JIT may compile in peace (this end
+     * The warm-up rounds, in parts: with a time bound, first a probe whose pace sets how many rounds
+     * fit ({@link LatencyWarmup}; a ping-pong's two ends exchange their probe times to agree on the
+     * count), then the rest in two parts: after the first the JIT may compile in peace (this end
      * sleeps until its compiler threads are quiet, {@link JitWarmup#awaitQuiet}), the last rounds
-     * then run the code it compiled, right before the measured ones. Both parts are multiples of 256
+     * then run the code it compiled, right before the measured ones. All parts are multiples of 256
      * rounds, so the peer sees the same counter bytes as in one run of all the rounds: a peer that
      * does not pause just waits for this end's next answer meanwhile.
      */
-    private void warmUp(LatencyLoop loop, WorkRequestList write, int size, boolean first) {
+    private void warmUp(LatencyLoop loop, WorkRequestList write, int size, boolean first) throws IOException {
         write.setInline(0, size <= endpoint.inlineSize());
-        int tail = RunSettings.latencyWarmupTail(warmupRounds);
-        warmUpRounds(loop, warmupRounds - tail, size, first);
+        int total = warmupRounds;
+        int done = 0;
+        if (warmupBudget != null && warmupRounds >= LatencyWarmup.PROBE_ROUNDS) {
+            long start = System.nanoTime();
+            warmUpRounds(loop, LatencyWarmup.PROBE_ROUNDS, size, first);
+            long probe = System.nanoTime() - start;
+            done = LatencyWarmup.PROBE_ROUNDS;
+            total = LatencyWarmup.totalRounds(warmupRounds, Math.max(probe, peerProbe(probe)), warmupBudget);
+        }
+        int tail = RunSettings.latencyWarmupTail(total);
+        warmUpRounds(loop, total - tail - done, size, first);
         if (tail > 0) {
             new JitWarmup(Duration.ZERO, timeout, JitWarmup.jitClock()).awaitQuiet(RunSettings.maxJitPause(timeout).toNanos());
             warmUpRounds(loop, tail, size, first);
+        }
+    }
+
+    /** The peer's probe time: exchanged in a ping-pong, where both ends run the rounds; else nobody else runs them. */
+    private long peerProbe(long ours) throws IOException {
+        if (!params.kind().verb().latencyIsPingPong()) {
+            return ours;
+        }
+        Map<String, String> theirs = JperfExtension.exchange(handshake.channel(),
+                Map.of(PROBE_FIELD, Long.toString(ours)), "latency warm-up pace");
+        try {
+            return Long.parseLong(theirs.getOrDefault(PROBE_FIELD, ""));
+        } catch (NumberFormatException e) {
+            throw new ProtocolException("the jperf peer's latency warm-up pace is not a number: " + theirs);
         }
     }
 

@@ -14,7 +14,8 @@ import java.util.Optional;
  * @param settleDelay perftest's pause after connecting in bandwidth tests
  * @param qosExpected report traffic class 0 / Not-ECT as a path problem (F5)
  * @param warmup      bandwidth: how long to write before the first measured size; latency: enables
- *                    {@link #LATENCY_WARMUP_ROUNDS} unmeasured round trips with a jperf peer. Zero: none
+ *                    {@link #LATENCY_WARMUP_ROUNDS} unmeasured round trips with a jperf peer, as many
+ *                    as fit in {@link LatencyWarmup#budget} of it. Zero: none
  * @param cpu         pin the thread running the test to this CPU, -1 for no pinning
  * @param servePeerAddress a client's request to a {@code jperf serve} peer: use the device and GID
  *                    that carry this address (null: the address the control connection reached)

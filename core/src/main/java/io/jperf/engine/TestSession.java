@@ -36,6 +36,8 @@ final class TestSession {
     private static final int CACHE_LINE = 64;
     private static final String PARAM_PREFIX = "param.";
     private static final String WARMUP_FIELD = "latency.warmup_rounds";
+    /** This end's {@code --warmup} in ms; a peer that sends it paces its latency warm-up ({@link LatencyWarmup}). */
+    private static final String WARMUP_MS_FIELD = "latency.warmup_ms";
 
     private TestOptions options;
     private CmLink cm;
@@ -49,6 +51,8 @@ final class TestSession {
     private final ServeOpener opener;
     private RuntimeException openFailure;
     private int latencyWarmupRounds;
+    /** The latency warm-up's time bound both ends agreed on; null: the peer runs the fixed rounds. */
+    private Duration latencyWarmupBudget;
     private final List<String> warnings = new ArrayList<>();
 
     /**
@@ -184,7 +188,7 @@ final class TestSession {
                     ? new BandwidthMeasurement(options, endpoint, remoteKeys, handshake, listener, timeout,
                             settings.warmup(), settings.stop())
                     : new LatencyMeasurement(options, endpoint, remoteKeys, handshake, listener, timeout,
-                            latencyWarmupRounds);
+                            latencyWarmupRounds, latencyWarmupBudget);
             Measurement.Outcome outcome;
             try {
                 outcome = measurement.run();
@@ -220,7 +224,7 @@ final class TestSession {
                             + " whatever " + servePeer + " asks");
                 }
                 checkParameters(theirs);
-                latencyWarmupRounds = Math.min(ourWarmupRounds(), parseRounds(theirs.get(WARMUP_FIELD)));
+                agreeWarmup(theirs);
                 if ("1".equals(theirs.get(EveryReport.FIELD))) {
                     handshake.shareEveryReport();
                 }
@@ -254,7 +258,7 @@ final class TestSession {
             throw openFailure;
         }
         checkParameters(theirs);
-        latencyWarmupRounds = Math.min(ourWarmupRounds(), parseRounds(theirs.get(WARMUP_FIELD)));
+        agreeWarmup(theirs);
         PerftestHandshake handshake = PerftestHandshake.afterVersion(channel, options.params());
         if ("1".equals(theirs.get(EveryReport.FIELD))) {
             handshake.shareEveryReport();
@@ -353,6 +357,22 @@ final class TestSession {
         return new TestFailedException(sb.toString(), e, path.get().verdicts());
     }
 
+    /** The latency warm-up both jperf ends run: the fewer rounds, and the shorter time bound if the peer paces too. */
+    private void agreeWarmup(Map<String, String> theirs) {
+        latencyWarmupRounds = Math.min(ourWarmupRounds(), parseRounds(theirs.get(WARMUP_FIELD)));
+        long theirMillis = parseMillis(theirs.get(WARMUP_MS_FIELD));
+        latencyWarmupBudget = latencyWarmupRounds < LatencyWarmup.PROBE_ROUNDS || theirMillis < 0 ? null
+                : LatencyWarmup.budget(Duration.ofMillis(Math.min(settings.warmup().toMillis(), theirMillis)));
+    }
+
+    private static long parseMillis(String text) {
+        try {
+            return text == null ? -1 : Math.max(-1, Long.parseLong(text));
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
     private int ourWarmupRounds() {
         return settings.warmup().isZero() ? 0 : RunSettings.LATENCY_WARMUP_ROUNDS;
     }
@@ -369,6 +389,7 @@ final class TestSession {
     private Map<String, String> extensionFields() {
         Map<String, String> fields = new LinkedHashMap<>();
         fields.put(WARMUP_FIELD, Integer.toString(ourWarmupRounds()));
+        fields.put(WARMUP_MS_FIELD, Long.toString(settings.warmup().toMillis()));
         fields.put(EveryReport.FIELD, "1");
         options.params().symmetricParameters().forEach((k, v) -> fields.put(PARAM_PREFIX + k, v));
         return fields;
