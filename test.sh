@@ -22,7 +22,7 @@ if [ "${JPERF_SKIP_LAB:-0}" = 1 ]; then
     exit 0
 fi
 lab/rdma-lab setup
-lab/rdma-lab test --timeout 1800
+lab/rdma-lab test --timeout 2400
 # The two-guest scenarios (issue #6): jperf's verdicts per rail for each network scenario; uses the build above.
 lab/rdma-lab scenarios --no-build
 # Issue #27: jperf matrix through Slurm's srun on three guests, rail1 of C down: exactly that rail is the suspect.
