@@ -35,8 +35,10 @@ import java.util.Map;
 final class LatencyMeasurement implements Measurement {
     static final long DURATION_STAMPS_PER_SECOND = 500_000;
     static final int MAX_DURATION_STAMPS = 20_000_000;
-    /** The probe's time in ns, in the exchange of {@link #peerProbe}. */
+    /** The probe's time in ns, in the exchange of {@link #slowerPace}. */
     private static final String PROBE_FIELD = "latency.warmup_probe_ns";
+    /** The time in ns from the warm-up's start to the probe's end, in the exchange of {@link #slowerPace}. */
+    private static final String ELAPSED_FIELD = "latency.warmup_elapsed_ns";
 
     private final TestOptions options;
     /** {@code options.params()}: the test both ends run. */
@@ -151,13 +153,14 @@ final class LatencyMeasurement implements Measurement {
     }
 
     /**
-     * The warm-up rounds, in parts: with a time bound, first a probe whose pace sets how many rounds
-     * fit ({@link LatencyWarmup}; a ping-pong's two ends exchange their probe times to agree on the
-     * count), then the rest in two parts: after the first the JIT may compile in peace (this end
-     * sleeps until its compiler threads are quiet, {@link JitWarmup#awaitQuiet}), the last rounds
-     * then run the code it compiled, right before the measured ones. All parts are multiples of 256
-     * rounds, so the peer sees the same counter bytes as in one run of all the rounds: a peer that
-     * does not pause just waits for this end's next answer meanwhile.
+     * The warm-up rounds, in parts. With a time bound ({@link LatencyWarmup}): a lead of rounds that
+     * gets the round compiled, a pause for the JIT, then a probe whose pace (of compiled code) sets
+     * how many more rounds fit; a ping-pong's two ends exchange their probe and elapsed times to
+     * agree on the count. Then the rest, in two parts: after the first the JIT may compile in peace
+     * again, the last rounds then run the code it compiled, right before the measured ones. Every
+     * pause sleeps until this end's compiler threads are quiet ({@link JitWarmup#awaitQuiet}). All
+     * parts are multiples of 256 rounds, so the peer sees the same counter bytes as in one run of all
+     * the rounds: a peer that does not pause just waits for this end's next answer meanwhile.
      */
     private void warmUp(LatencyLoop loop, WorkRequestList write, int size, boolean first) throws IOException {
         write.setInline(0, size <= endpoint.inlineSize());
@@ -165,28 +168,44 @@ final class LatencyMeasurement implements Measurement {
         int done = 0;
         if (warmupBudget != null && warmupRounds >= LatencyWarmup.PROBE_ROUNDS) {
             long start = System.nanoTime();
+            int lead = LatencyWarmup.leadRounds(warmupRounds);
+            warmUpRounds(loop, lead, size, first);
+            if (lead > 0) {
+                pauseForJit();
+            }
+            long probeStart = System.nanoTime();
             warmUpRounds(loop, LatencyWarmup.PROBE_ROUNDS, size, first);
-            long probe = System.nanoTime() - start;
-            done = LatencyWarmup.PROBE_ROUNDS;
-            total = LatencyWarmup.totalRounds(warmupRounds, Math.max(probe, peerProbe(probe)), warmupBudget);
+            long end = System.nanoTime();
+            long[] slower = slowerPace(end - probeStart, end - start);
+            done = lead + LatencyWarmup.PROBE_ROUNDS;
+            total = LatencyWarmup.totalRounds(warmupRounds, done, slower[0], slower[1], warmupBudget);
         }
-        int tail = RunSettings.latencyWarmupTail(total);
+        int tail = Math.min(RunSettings.latencyWarmupTail(total), total - done);
         warmUpRounds(loop, total - tail - done, size, first);
         if (tail > 0) {
-            new JitWarmup(Duration.ZERO, timeout, JitWarmup.jitClock()).awaitQuiet(RunSettings.maxJitPause(timeout).toNanos());
+            pauseForJit();
             warmUpRounds(loop, tail, size, first);
         }
     }
 
-    /** The peer's probe time: exchanged in a ping-pong, where both ends run the rounds; else nobody else runs them. */
-    private long peerProbe(long ours) throws IOException {
+    private void pauseForJit() {
+        new JitWarmup(Duration.ZERO, timeout, JitWarmup.jitClock()).awaitQuiet(RunSettings.maxJitPause(timeout).toNanos());
+    }
+
+    /**
+     * The slower end's probe and elapsed times, {@code {probeNanos, elapsedNanos}}: exchanged in a
+     * ping-pong, where both ends run the rounds; else nobody else runs them.
+     */
+    private long[] slowerPace(long probeNanos, long elapsedNanos) throws IOException {
         if (!params.kind().verb().latencyIsPingPong()) {
-            return ours;
+            return new long[] {probeNanos, elapsedNanos};
         }
         Map<String, String> theirs = JperfExtension.exchange(handshake.channel(),
-                Map.of(PROBE_FIELD, Long.toString(ours)), "latency warm-up pace");
+                Map.of(PROBE_FIELD, Long.toString(probeNanos), ELAPSED_FIELD, Long.toString(elapsedNanos)),
+                "latency warm-up pace");
         try {
-            return Long.parseLong(theirs.getOrDefault(PROBE_FIELD, ""));
+            return new long[] {Math.max(probeNanos, Long.parseLong(theirs.getOrDefault(PROBE_FIELD, ""))),
+                    Math.max(elapsedNanos, Long.parseLong(theirs.getOrDefault(ELAPSED_FIELD, "")))};
         } catch (NumberFormatException e) {
             throw new ProtocolException("the jperf peer's latency warm-up pace is not a number: " + theirs);
         }

@@ -37,7 +37,7 @@ final class TestSession {
     private static final String PARAM_PREFIX = "param.";
     private static final String WARMUP_FIELD = "latency.warmup_rounds";
     /** This end's {@code --warmup} in ms; a peer that sends it paces its latency warm-up ({@link LatencyWarmup}). */
-    private static final String WARMUP_MS_FIELD = "latency.warmup_ms";
+    private static final String WARMUP_MS_FIELD = "latency.warmup_paced_ms";
 
     private TestOptions options;
     private CmLink cm;
