@@ -27,6 +27,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class LauncherScriptTest {
     private static final Path LAUNCHER = Path.of("..", "jperf").toAbsolutePath().normalize();
 
+    /** The JVM flags of a short command: C1 only, the serial collector, no perf-data file. */
+    private static final String SHORT = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData";
+
     @TempDir
     Path dir;
     private Path jar;
@@ -45,7 +48,7 @@ class LauncherScriptTest {
         assertEquals(0, r.exitCode(), r.output());
         List<String> lines = Files.readAllLines(calls);
         assertEquals(1, lines.size(), "the release file names the version, so java runs once: " + lines);
-        assertEquals("-XX:TieredStopAtLevel=1 -jar " + jar + " --version", lines.getFirst());
+        assertEquals(SHORT + " -jar " + jar + " --version", lines.getFirst());
     }
 
     @Test
@@ -73,7 +76,7 @@ class LauncherScriptTest {
         Result r = launch(jdk, "--version");
         assertEquals(0, r.exitCode(), r.output());
         assertEquals(List.of("-XX:AOTCache=" + aot + " -Xlog:aot*=off --enable-native-access=ALL-UNNAMED"
-                + " -XX:TieredStopAtLevel=1 -jar " + jar + " --version"), Files.readAllLines(calls));
+                + " " + SHORT + " -jar " + jar + " --version"), Files.readAllLines(calls));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -85,10 +88,10 @@ class LauncherScriptTest {
         aotCache(jdk, madeBy, thisCpu ? cpuFlags() : "flags\t\t: fpu", newerBySeconds);
         Result r = launch(jdk, "--version");
         assertEquals(0, r.exitCode(), r.output());
-        assertEquals(List.of("-XX:TieredStopAtLevel=1 -jar " + jar + " --version"), Files.readAllLines(calls), why);
+        assertEquals(List.of(SHORT + " -jar " + jar + " --version"), Files.readAllLines(calls), why);
     }
 
-    /** Commands that end within a second run on C1 alone; a test or a server keeps the JVM's default JIT. */
+    /** Commands that end within a second run on C1 alone with the serial collector; a test or a server keeps the JVM's defaults. */
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {"--help|true", "-h|true", "help|true", "--version|true", "-V|true",
         "devices|true", "devices --json|true", "write-bw --help|false", "write-lat mlx5_0|false", "serve|false",
@@ -97,7 +100,7 @@ class LauncherScriptTest {
         Path jdk = fakeJdk("jdk25", "25.0.3", "25");
         Result r = launch(jdk, args.split(" "));
         assertEquals(0, r.exitCode(), r.output());
-        assertEquals(List.of((c1Only ? "-XX:TieredStopAtLevel=1 " : "") + "-jar " + jar + " " + args),
+        assertEquals(List.of((c1Only ? SHORT + " " : "") + "-jar " + jar + " " + args),
                 Files.readAllLines(calls));
     }
 
@@ -115,7 +118,7 @@ class LauncherScriptTest {
         Result r = run(jdk, List.of(script.toString(), "-qec",
                 "stty cols " + columns + " rows 40; sh '" + LAUNCHER + "' --version", "/dev/null"));
         assertEquals(0, r.exitCode(), r.output());
-        assertEquals(List.of("-XX:TieredStopAtLevel=1 " + (widthFlag.isEmpty() ? "" : widthFlag + " ") + "-jar " + jar
+        assertEquals(List.of(SHORT + " " + (widthFlag.isEmpty() ? "" : widthFlag + " ") + "-jar " + jar
                 + " --version"),
                 Files.readAllLines(calls));
     }
