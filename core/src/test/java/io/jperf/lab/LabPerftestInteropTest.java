@@ -323,13 +323,18 @@ class LabPerftestInteropTest {
             assertEquals(x.contains("-s") ? Long.parseLong(x.get(x.indexOf("-s") + 1)) : 65536, report.sizeBytes(),
                     "size in the client's report");
         }
-        int qps = x.contains("-q") ? Integer.parseInt(x.get(x.indexOf("-q") + 1)) : 1;
+        int qps = qps(x);
         assertEquals((long) ITERS * qps, report.iterations(), "iterations in the client's report");
         assertTrue(report.average() == 0 && report.peak() == 0, "an untimed perftest report is all zeros: " + report);
         System.out.println("perftest client: its clock estimate failed (r^2 < 0.9 under emulation), so its report"
                 + " has no bandwidth; the jperf server relayed it unchanged: a lost timing, the transfer verified");
         return String.format(Locale.ROOT, "%d B x %d: untimed (perftest client's clock estimate failed), peer %s",
                 report.sizeBytes(), report.iterations(), r.peerVersion());
+    }
+
+    /** The QPs a cell's extra flags ask for ({@code -q N}), 1 without. */
+    private static int qps(List<String> extra) {
+        return extra.contains("-q") ? Integer.parseInt(extra.get(extra.indexOf("-q") + 1)) : 1;
     }
 
     /** The ends' modes differ: jperf must fail within seconds naming the peer, and perftest must stop too. */
@@ -462,7 +467,7 @@ class LabPerftestInteropTest {
             if (!client && cell.kind() == TestKind.SEND_BW && !cell.extra().contains("-a")) {
                 // the ib_send_bw server measured what it received: every message of every QP
                 List<String> x = cell.extra();
-                int qps = x.contains("-q") ? Integer.parseInt(x.get(x.indexOf("-q") + 1)) : 1;
+                int qps = qps(x);
                 assertEquals((long) ITERS * qps, first.iterations(), "messages received by the server");
             }
             return String.format(Locale.ROOT, "%d B x %d: %.1f MiB/s, peer %s", first.sizeBytes(), first.iterations(),
@@ -490,7 +495,7 @@ class LabPerftestInteropTest {
             b.size(Long.parseLong(x.get(x.indexOf("-s") + 1)));
         }
         if (x.contains("-q")) {
-            b.numQps(Integer.parseInt(x.get(x.indexOf("-q") + 1)));
+            b.numQps(qps(x));
         }
         if (x.contains("-T")) {
             b.tos(Integer.parseInt(x.get(x.indexOf("-T") + 1)));
