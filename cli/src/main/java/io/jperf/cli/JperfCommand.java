@@ -11,7 +11,7 @@ import java.util.concurrent.Callable;
  *
  * <p>Start-up: the subcommands are added here rather than listed in the annotation, so that a run builds the
  * full picocli model (every option of every mixin, read by reflection) only for the subcommand it runs, see
- * {@link #commandLineFor}. The root itself and the subcommands it only lists are built without reading any
+ * {@link #commandLineFor}, and for {@code --help} none at all. The root itself and the subcommands it only lists are built without reading any
  * annotation: the first annotation read in a JVM makes the JDK generate a proxy class per annotation type, tens
  * of milliseconds, so {@code jperf --help} and {@code --version} read none. A listed subcommand's line is its
  * class's {@code SUMMARY}, the constant its {@code @Command} description starts with.
@@ -45,15 +45,23 @@ public final class JperfCommand implements Callable<Integer> {
 
     /** The configured command line with every subcommand's full model. */
     static CommandLine commandLine() {
-        return build(null, true);
+        return build(null, true, true);
     }
 
     /**
-     * The configured command line for running {@code args}: the subcommand they name (their first
-     * word that is not an option) gets its full model; the others are only listed, with their
-     * names and descriptions, which is all the root's usage and picocli's suggestions for a
-     * mistyped name need. {@code jperf help <command>} gets every model. Parsing, help and errors
-     * are the same as with {@link #commandLine()}.
+     * The configured command line for running {@code args}, with only the models the run can use.
+     * <ul>
+     * <li>No subcommand named ({@code --help}, {@code --version}, nothing, an option error at the root): the
+     * root alone; its usage lists the subcommands from their names and summaries ({@link ListingHelp}).</li>
+     * <li>The first word names a subcommand: the root and that subcommand's full model; nothing the run does
+     * reaches a sibling (its errors point at {@code jperf NAME --help}).</li>
+     * <li>Anything else (a mistyped name, root options before the name): the named subcommand's full model and
+     * the others listed by name and description, which is all the root's usage and picocli's suggestions for a
+     * mistyped name need. {@code jperf help <command>} gets every model.</li>
+     * </ul>
+     * Parsing, help and errors are the same as with {@link #commandLine()} (JperfCommandTest compares them).
+     * Each subcommand left out saves its picocli command line: a parser with every built-in converter
+     * registered by reflection, and a usage model; in the interpreter, 1-2 ms each.
      */
     static CommandLine commandLineFor(String... args) {
         String named = null;
@@ -63,15 +71,28 @@ public final class JperfCommand implements Callable<Integer> {
                 break;
             }
         }
-        return build(named, "help".equals(named));
+        if (named == null) {
+            return build(null, false, false);
+        }
+        if (args[0].equals(named) && java.util.Arrays.asList(SUBCOMMANDS).contains(named)) {
+            return build(named, false, false);
+        }
+        return build(named, "help".equals(named), true);
     }
 
-    private static CommandLine build(String fullModelOf, boolean allFull) {
-        CommandLine cl = new CommandLine(rootSpec());
+    /**
+     * @param fullModelOf the subcommand whose full model is built, or null
+     * @param allFull every subcommand's full model
+     * @param listOthers the subcommands without a full model are added with their name and summary; without
+     *                   them and without {@code fullModelOf}, the root's usage lists them all ({@link ListingHelp})
+     */
+    private static CommandLine build(String fullModelOf, boolean allFull, boolean listOthers) {
+        CommandSpec root = rootSpec();
+        CommandLine cl = new CommandLine(root);
         for (String name : SUBCOMMANDS) {
             if (allFull || name.equals(fullModelOf)) {
                 cl.addSubcommand(name, newSubcommand(name));
-            } else {
+            } else if (listOthers) {
                 cl.addSubcommand(name, listedOnly(name, summary(name)));
             }
         }
@@ -84,8 +105,10 @@ public final class JperfCommand implements Callable<Integer> {
         ExitCodes.addHelpSections(cl);
         if (allFull || "help".equals(fullModelOf)) {
             cl.addSubcommand("help", new CommandLine.HelpCommand());
-        } else {
+        } else if (listOthers) {
             cl.addSubcommand("help", listedOnly("help", HELP_SUMMARY));
+        } else if (fullModelOf == null) {
+            root.usageMessage().helpFactory(ListingHelp::new);
         }
         cl.setExecutionExceptionHandler(new FailureHandler());
         cl.setParameterExceptionHandler(FailureHandler::onParameterError);
@@ -160,5 +183,49 @@ public final class JperfCommand implements Callable<Integer> {
         CommandSpec spec = CommandSpec.create().name(name);
         spec.usageMessage().description(summary);
         return new CommandLine(spec);
+    }
+
+    /**
+     * The root's usage when no subcommand is added: the synopsis ends in {@code [COMMAND]} and the command list
+     * shows every subcommand's name and summary, laid out as picocli's own {@code commandList} lays out added
+     * subcommands.
+     */
+    private static final class ListingHelp extends CommandLine.Help {
+        ListingHelp(CommandSpec spec, CommandLine.Help.ColorScheme colorScheme) {
+            super(spec, colorScheme);
+        }
+
+        @Override
+        protected CommandLine.Help.Ansi.Text createDetailedSynopsisCommandText() {
+            return ansi().new Text(0).concat(" ").concat(commandSpec().usageMessage().synopsisSubcommandLabel());
+        }
+
+        @Override
+        public String commandListHeading(Object... params) {
+            return createHeading(commandSpec().usageMessage().commandListHeading(), params);
+        }
+
+        @Override
+        public String commandList() {
+            java.util.Map<String, String> rows = new java.util.LinkedHashMap<>();
+            for (String name : SUBCOMMANDS) {
+                rows.put(name, summary(name));
+            }
+            rows.put("help", HELP_SUMMARY);
+            int width = commandSpec().usageMessage().width();
+            int nameLength = Math.min(rows.keySet().stream().mapToInt(String::length).max().orElse(0), width / 2);
+            CommandLine.Help.TextTable table = CommandLine.Help.TextTable.forColumns(colorScheme().ansi(),
+                    new CommandLine.Help.Column(nameLength + 2, 2, CommandLine.Help.Column.Overflow.SPAN),
+                    new CommandLine.Help.Column(width - (nameLength + 2), 2, CommandLine.Help.Column.Overflow.WRAP));
+            table.setAdjustLineBreaksForWideCJKCharacters(
+                    commandSpec().usageMessage().adjustLineBreaksForWideCJKCharacters());
+            rows.forEach((name, summary) -> {
+                CommandLine.Help.Ansi.Text[] lines = colorScheme().text(String.format(summary)).splitLines();
+                for (int i = 0; i < lines.length; i++) {
+                    table.addRowValues(i == 0 ? colorScheme().commandText(name) : ansi().new Text(0), lines[i]);
+                }
+            });
+            return table.toString();
+        }
     }
 }

@@ -48,7 +48,7 @@ class JperfCommandTest {
     @ParameterizedTest
     @ValueSource(strings = {"--help", "", "-V", "devices --help", "write-bw --help", "write-lat -h", "serve --help",
         "sweep --help", "help", "help write-bw", "help sweep", "write-everything", "wrte-bw -s 2", "devices --bogus",
-        "write-lat --size nope", "--bogus devices"})
+        "write-lat --size nope", "--bogus devices", "-h", "--bogus", "-V --help", "-- devices", "devices"})
     void onlyTheNamedSubcommandsModelIsBuiltAndTheOutputIsTheSame(String line) {
         String[] args = line.isEmpty() ? new String[0] : line.split(" ");
         CliRunner lazy = CliRunner.run(args);
@@ -57,6 +57,31 @@ class JperfCommandTest {
         assertEquals(full.out(), lazy.out(), line);
         assertEquals(full.err(), lazy.err(), line);
         assertFalse(full.out().isEmpty() && full.err().isEmpty(), "printed something: " + line);
+    }
+
+    /**
+     * The root's usage without any subcommand added (what {@code jperf --help} builds) wraps its command list as
+     * picocli wraps the list of added subcommands, at the narrowest width picocli allows and at wide ones.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {55, 80, 123, 200})
+    void theRootUsageIsTheSameAtEveryWidth(int width) {
+        String before = System.getProperty("picocli.usage.width");
+        System.setProperty("picocli.usage.width", Integer.toString(width));
+        try {
+            for (String line : List.of("--help", "")) {
+                String[] args = line.isEmpty() ? new String[0] : new String[] {line};
+                CliRunner lazy = CliRunner.run(args);
+                CliRunner full = CliRunner.runWithAllModels(args);
+                assertEquals(full.out() + full.err(), lazy.out() + lazy.err(), "width " + width + ": " + line);
+            }
+        } finally {
+            if (before == null) {
+                System.clearProperty("picocli.usage.width");
+            } else {
+                System.setProperty("picocli.usage.width", before);
+            }
+        }
     }
 
     @Test
