@@ -29,6 +29,8 @@ class LauncherScriptTest {
 
     /** The JVM flags of a short command: C1 only, the serial collector, no perf-data file. */
     private static final String SHORT = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData";
+    /** picocli's colours as the launcher decides them when stdout is not a terminal. */
+    private static final String NO_COLOURS = "-Dpicocli.ansi=false";
 
     @TempDir
     Path dir;
@@ -48,7 +50,7 @@ class LauncherScriptTest {
         assertEquals(0, r.exitCode(), r.output());
         List<String> lines = Files.readAllLines(calls);
         assertEquals(1, lines.size(), "the release file names the version, so java runs once: " + lines);
-        assertEquals(SHORT + " -jar " + jar + " --version", lines.getFirst());
+        assertEquals(SHORT + " " + NO_COLOURS + " -jar " + jar + " --version", lines.getFirst());
     }
 
     @Test
@@ -76,7 +78,7 @@ class LauncherScriptTest {
         Result r = launch(jdk, "--version");
         assertEquals(0, r.exitCode(), r.output());
         assertEquals(List.of("-XX:AOTCache=" + aot + " -Xlog:aot*=off --enable-native-access=ALL-UNNAMED"
-                + " " + SHORT + " -jar " + jar + " --version"), Files.readAllLines(calls));
+                + " " + SHORT + " " + NO_COLOURS + " -jar " + jar + " --version"), Files.readAllLines(calls));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -88,7 +90,7 @@ class LauncherScriptTest {
         aotCache(jdk, madeBy, thisCpu ? cpuFlags() : "flags\t\t: fpu", newerBySeconds);
         Result r = launch(jdk, "--version");
         assertEquals(0, r.exitCode(), r.output());
-        assertEquals(List.of(SHORT + " -jar " + jar + " --version"), Files.readAllLines(calls), why);
+        assertEquals(List.of(SHORT + " " + NO_COLOURS + " -jar " + jar + " --version"), Files.readAllLines(calls), why);
     }
 
     /** Commands that end within a second run on C1 alone with the serial collector; a test or a server keeps the JVM's defaults. */
@@ -100,7 +102,7 @@ class LauncherScriptTest {
         Path jdk = fakeJdk("jdk25", "25.0.3", "25");
         Result r = launch(jdk, args.split(" "));
         assertEquals(0, r.exitCode(), r.output());
-        assertEquals(List.of((c1Only ? SHORT + " " : "") + "-jar " + jar + " " + args),
+        assertEquals(List.of((c1Only ? SHORT + " " : "") + NO_COLOURS + " -jar " + jar + " " + args),
                 Files.readAllLines(calls));
     }
 
@@ -118,8 +120,29 @@ class LauncherScriptTest {
         Result r = run(jdk, List.of(script.toString(), "-qec",
                 "stty cols " + columns + " rows 40; sh '" + LAUNCHER + "' --version", "/dev/null"));
         assertEquals(0, r.exitCode(), r.output());
-        assertEquals(List.of(SHORT + " " + (widthFlag.isEmpty() ? "" : widthFlag + " ") + "-jar " + jar
-                + " --version"),
+        assertEquals(List.of(SHORT + " -Dpicocli.ansi=true " + (widthFlag.isEmpty() ? "" : widthFlag + " ") + "-jar "
+                + jar + " --version"),
+                Files.readAllLines(calls));
+    }
+
+    /**
+     * picocli colours its help when both stdin and stdout are terminals, unless NO_COLOR or CLICOLOR=0 say
+     * otherwise, and always with CLICOLOR_FORCE (not 0); the launcher tells it so, sparing it the JVM's console.
+     */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {"true||true", "true|NO_COLOR=|false", "true|CLICOLOR=0|false",
+        "true|CLICOLOR=1|true", "false||false", "false|CLICOLOR_FORCE=1|true", "false|CLICOLOR_FORCE=0|false",
+        "true|NO_COLOR=1 CLICOLOR_FORCE=1|false"})
+    void picocliIsToldWhetherToColour(boolean terminal, String env, boolean colours) throws Exception {
+        Path script = Path.of("/usr/bin/script");
+        Assumptions.assumeTrue(!terminal || Files.isExecutable(script) && new ProcessBuilder(script.toString(), "-qec",
+                "true", "/dev/null").start().waitFor() == 0, "no pseudo-terminal here (util-linux's script missing or failing)");
+        Path jdk = fakeJdk("jdk25", "25.0.3", "25");
+        String launch = (env == null ? "" : env + " ") + "sh '" + LAUNCHER + "' --version";
+        Result r = run(jdk, terminal ? List.of(script.toString(), "-qec", "stty cols 40; " + launch, "/dev/null")
+                : List.of("sh", "-c", launch + " < /dev/null"));
+        assertEquals(0, r.exitCode(), r.output());
+        assertEquals(List.of(SHORT + " -Dpicocli.ansi=" + colours + " -jar " + jar + " --version"),
                 Files.readAllLines(calls));
     }
 
@@ -170,6 +193,7 @@ class LauncherScriptTest {
         pb.environment().put("JAVA_HOME", javaHome.toString());
         pb.environment().put("JPERF_JAR", jar.toString());
         pb.environment().remove("JPERF_JAVA_OPTS");
+        List.of("NO_COLOR", "CLICOLOR", "CLICOLOR_FORCE", "ConEmuANSI").forEach(pb.environment()::remove);
         Process p = pb.start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(30, TimeUnit.SECONDS), "launcher did not end");
