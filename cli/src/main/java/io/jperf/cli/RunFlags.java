@@ -20,8 +20,9 @@ final class RunFlags {
     @Option(names = "--warmup", paramLabel = "SECONDS", description = "Warm the data path up before measuring so the"
             + " JIT has compiled it: write-bw writes at least this long before the first size, then on until the JIT has"
             + " compiled nothing for a quarter of it (at most 10 times as long); write-lat runs 40960 unmeasured"
-            + " rounds when the peer is jperf, fewer where they would take more than 10 times as long. 0 turns it"
-            + " off (default 1).")
+            + " rounds when the peer is jperf, fewer where they would take more than 10 times as long; against"
+            + " perftest, which takes no part, write-lat warms up on a QP connected to itself as write-bw does. 0"
+            + " turns it off (default 1).")
     Double warmupSeconds;
 
     @Option(names = "--cpu", paramLabel = "N", description = "Pin the test thread (not the whole JVM) to CPU N;"

@@ -39,6 +39,8 @@ final class LatencyMeasurement implements Measurement {
     private static final String PROBE_FIELD = "latency.warmup_probe_ns";
     /** The time in ns from the warm-up's start to the probe's end, in the exchange of {@link #slowerPace}. */
     private static final String ELAPSED_FIELD = "latency.warmup_elapsed_ns";
+    /** The rounds of one run of {@link #warmUpOnSelf}: whole cycles of the counter byte. */
+    static final int SELF_WARMUP_RUN = 256;
 
     private final TestOptions options;
     /** {@code options.params()}: the test both ends run. */
@@ -50,16 +52,22 @@ final class LatencyMeasurement implements Measurement {
     private final Duration timeout;
     private final int warmupRounds;
     private final Duration warmupBudget;
+    private final Duration selfWarmup;
 
     /**
      * @param warmupRounds unmeasured rounds before the first size; both ends must use the same number
      * @param warmupBudget the longest the warm-up may take, agreed by both ends ({@link LatencyWarmup});
      *                     null: the peer does not pace, both run all {@code warmupRounds}
+     * @param selfWarmup   with a peer that takes no part in a warm-up (perftest): the least time a write
+     *                     ping-pong warms up on a QP connected to itself before the first size ({@link #warmUpOnSelf});
+     *                     zero: none
      */
     LatencyMeasurement(TestOptions options, Endpoint endpoint, List<KeyMessage> remote, PerftestHandshake handshake,
-                       TestListener listener, Duration timeout, int warmupRounds, Duration warmupBudget) {
+                       TestListener listener, Duration timeout, int warmupRounds, Duration warmupBudget,
+                       Duration selfWarmup) {
         this.warmupRounds = warmupRounds;
         this.warmupBudget = warmupBudget;
+        this.selfWarmup = selfWarmup;
         this.options = options;
         this.params = options.params();
         this.endpoint = endpoint;
@@ -208,6 +216,72 @@ final class LatencyMeasurement implements Measurement {
                     Math.max(elapsedNanos, Long.parseLong(theirs.getOrDefault(ELAPSED_FIELD, "")))};
         } catch (NumberFormatException e) {
             throw new ProtocolException("the jperf peer's latency warm-up pace is not a number: " + theirs);
+        }
+    }
+
+    /** A write ping-pong with a peer that takes no part in a warm-up warms up on its own ({@link #warmUpOnSelf}). */
+    @Override
+    public void beforeLastExchange() {
+        Verb verb = params.kind().verb();
+        if (warmupRounds == 0 && !selfWarmup.isZero() && verb.latencyIsPingPong() && !verb.usesReceives()) {
+            try (Arena arena = Arena.ofConfined()) {
+                warmUpOnSelf(arena, (int) (long) params.messageSizes().getFirst());
+            }
+        }
+    }
+
+    /**
+     * A write ping-pong whose peer takes no part in a warm-up (perftest measures from its first round, right
+     * after the last exchange) warms up before that exchange, while the peer waits in it: on a QP connected to itself the same loop
+     * writes this end's counter from its send slice into its own receive slice and waits for it there, in runs
+     * of 256 rounds (the counter byte ends at 0, where the peer's first write finds it), until the warm-up's
+     * least time has passed and the JIT has gone quiet ({@link JitWarmup}, at most 10x that time). Without it
+     * the measured rounds ran while the JIT compiled them: jperf against perftest's ib_write_lat measured
+     * t_typical 38-101 us in the lab where either tool against itself measured 18-28.
+     */
+    private void warmUpOnSelf(Arena arena, int size) {
+        SelfConnectedQps opened;
+        try {
+            opened = SelfConnectedQps.open(endpoint, params, options.target().ibPort());
+        } catch (io.jperf.verbs.RdmaException e) {
+            // the warm-up only lets the JIT compile the loop first: the test itself can still run
+            listener.warning("no warm-up: a QP connected to itself could not be set up (" + e.getMessage()
+                    + "); the first rounds are measured while the JIT compiles the loop");
+            return;
+        }
+        try (SelfConnectedQps self = opened) {
+            QueuePair qp = self.qps().getFirst();
+            WorkRequestList write = new WorkRequestList(arena, WorkRequestList.Opcode.RDMA_WRITE, 1,
+                    endpoint.sendAddress(0), size, endpoint.lkey(0), endpoint.receiveAddress(0), endpoint.rkey(0), false);
+            write.setInline(0, size <= endpoint.inlineSize());
+            LatencyLoop loop = new LatencyLoop(qp.postSendFunction(), qp.handle(), write, true,
+                    self.cq().pollFunction(), self.cq().handle(), new CompletionBatch(arena, 1), endpoint.sendBuffer(0),
+                    endpoint.receiveBuffer(0), SELF_WARMUP_RUN, timeout.toNanos());
+            JitWarmup plan = JitWarmup.of(selfWarmup, timeout);
+            long start = System.nanoTime();
+            long compiled = plan.compiled();
+            while (true) {
+                long sliceStart = System.nanoTime();
+                do {
+                    if (!loop.runIterations(SELF_WARMUP_RUN, size, true)) {
+                        listener.warning("the warm-up on a QP connected to itself stopped ("
+                                + Measurement.failure("its RDMA WRITE ping-pong", loop.errors(), loop.stalled(), timeout)
+                                .getMessage() + "); the first rounds are measured while the JIT compiles the loop");
+                        return;
+                    }
+                } while (System.nanoTime() - sliceStart < plan.sliceNanos());
+                long now = plan.compiled();
+                long elapsed = System.nanoTime() - start;
+                if (!plan.more(elapsed, compiled, now)) {
+                    return;
+                }
+                plan.pauseIfCompiling(elapsed, compiled, now);
+                compiled = plan.compiled();
+            }
+        } finally {
+            // the peer's first write must find the counter byte where a fresh buffer has it, whatever the warm-up left
+            endpoint.receiveBuffer(0).fill((byte) 0);
+            endpoint.sendBuffer(0).fill((byte) 0);
         }
     }
 

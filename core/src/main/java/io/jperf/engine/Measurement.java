@@ -11,6 +11,14 @@ interface Measurement {
     record Outcome(List<BandwidthResult> bandwidth, List<LatencyResult> latency) {
     }
 
+    /**
+     * Work this end does alone before the last exchange with the peer ({@link
+     * io.jperf.wire.PerftestHandshake#barrier()}), while the peer waits in it: a perftest peer starts its
+     * measured rounds right after that exchange.
+     */
+    default void beforeLastExchange() {
+    }
+
     Outcome run() throws IOException;
 
     /** The work request opcode of the test's verb (for ATOMIC: of its {@code -A} operation). */

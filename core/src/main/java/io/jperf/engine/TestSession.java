@@ -174,6 +174,12 @@ final class TestSession {
             Optional<PathReport> path = PathStage.run(endpoint, remoteKeys.getFirst(), options.params().trafficClass(), jperfPeer,
                     channel, qosExpected);
             path.ifPresent(listener::path);
+            Measurement measurement = options.params().kind().isBandwidth()
+                    ? new BandwidthMeasurement(options, endpoint, remoteKeys, handshake, listener, timeout,
+                            settings.warmup(), settings.stop())
+                    : new LatencyMeasurement(options, endpoint, remoteKeys, handshake, listener, timeout,
+                            latencyWarmupRounds, latencyWarmupBudget, jperfPeer ? Duration.ZERO : settings.warmup());
+            measurement.beforeLastExchange();
             handshake.barrier();
 
             int gidIndex = endpoint.gid().map(GidEntry::index).orElse(-1);
@@ -184,11 +190,6 @@ final class TestSession {
             List<EndpointInfo> remote = remoteKeys.stream().map(k -> k.toEndpointInfo(-1)).toList();
             listener.connected(header, local, remote);
 
-            Measurement measurement = options.params().kind().isBandwidth()
-                    ? new BandwidthMeasurement(options, endpoint, remoteKeys, handshake, listener, timeout,
-                            settings.warmup(), settings.stop())
-                    : new LatencyMeasurement(options, endpoint, remoteKeys, handshake, listener, timeout,
-                            latencyWarmupRounds, latencyWarmupBudget);
             Measurement.Outcome outcome;
             try {
                 outcome = measurement.run();
