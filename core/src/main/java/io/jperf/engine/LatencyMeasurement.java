@@ -232,12 +232,13 @@ final class LatencyMeasurement implements Measurement {
 
     /**
      * A write ping-pong whose peer takes no part in a warm-up (perftest measures from its first round, right
-     * after the last exchange) warms up before that exchange, while the peer waits in it: on a QP connected to itself the same loop
-     * writes this end's counter from its send slice into its own receive slice and waits for it there, in runs
-     * of 256 rounds (the counter byte ends at 0, where the peer's first write finds it), until the warm-up's
-     * least time has passed and the JIT has gone quiet ({@link JitWarmup}, at most 10x that time). Without it
-     * the measured rounds ran while the JIT compiled them: jperf against perftest's ib_write_lat measured
-     * t_typical 38-101 us in the lab where either tool against itself measured 18-28.
+     * after the last exchange) warms up before that exchange, while the peer waits in it: on a QP connected
+     * to itself the same loop writes this end's counter from its send slice into its own receive slice and
+     * waits for it there, in runs of 256 rounds, until the warm-up's least time has passed and the JIT has
+     * gone quiet ({@link JitWarmup}, at most 10x that time); then both slices are zeroed, as a fresh buffer,
+     * where the peer's first write finds them. Without it the measured rounds ran while the JIT compiled
+     * them: in one lab boot jperf against ib_write_lat measured t_typical 38-101 us, perftest against
+     * itself 18-50.
      */
     private void warmUpOnSelf(Arena arena, int size) {
         SelfConnectedQps opened;
