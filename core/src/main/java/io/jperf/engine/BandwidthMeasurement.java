@@ -266,19 +266,8 @@ final class BandwidthMeasurement implements Measurement {
      * compiles (see {@link JitWarmup}).
      */
     private void warmUp(BandwidthLoop loop, JitWarmup plan) {
-        long start = System.nanoTime();
-        long compiled = plan.compiled();
-        while (true) {
-            if (!loop.runDuration(0, plan.sliceNanos(), 0, params.txDepth(), params.cqModeration())) {
-                throw Measurement.failure(params.kind().verb().displayName() + " warm-up", loop.errors(), loop.stalled(), timeout);
-            }
-            long now = plan.compiled();
-            long elapsed = System.nanoTime() - start;
-            if (!plan.more(elapsed, compiled, now)) {
-                return;
-            }
-            plan.pauseIfCompiling(elapsed, compiled, now);
-            compiled = plan.compiled();
+        if (!plan.run(() -> loop.runDuration(0, plan.sliceNanos(), 0, params.txDepth(), params.cqModeration()))) {
+            throw Measurement.failure(params.kind().verb().displayName() + " warm-up", loop.errors(), loop.stalled(), timeout);
         }
     }
 

@@ -3,6 +3,7 @@ package io.jperf.engine;
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 
 /**
@@ -94,6 +95,30 @@ final class JitWarmup {
             return true;
         }
         return busy(compiledBefore, compiledAfter);
+    }
+
+    /**
+     * Runs {@code slice}, one slice of warm-up work at a time ({@link #sliceNanos()} long), until the warm-up
+     * may end ({@link #more}), pausing after a slice in which the JIT worked ({@link #pauseIfCompiling}).
+     *
+     * @param slice runs one slice; false when the loop failed
+     * @return false as soon as a slice failed, true when the warm-up ended
+     */
+    boolean run(BooleanSupplier slice) {
+        long start = System.nanoTime();
+        long compiled = compiled();
+        while (true) {
+            if (!slice.getAsBoolean()) {
+                return false;
+            }
+            long now = compiled();
+            long elapsed = System.nanoTime() - start;
+            if (!more(elapsed, compiled, now)) {
+                return true;
+            }
+            pauseIfCompiling(elapsed, compiled, now);
+            compiled = compiled();
+        }
     }
 
     /**

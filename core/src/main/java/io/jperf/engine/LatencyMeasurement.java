@@ -259,25 +259,19 @@ final class LatencyMeasurement implements Measurement {
                     self.cq().pollFunction(), self.cq().handle(), new CompletionBatch(arena, 1), endpoint.sendBuffer(0),
                     endpoint.receiveBuffer(0), SELF_WARMUP_RUN, timeout.toNanos());
             JitWarmup plan = JitWarmup.of(selfWarmup, timeout);
-            long start = System.nanoTime();
-            long compiled = plan.compiled();
-            while (true) {
+            boolean ran = plan.run(() -> {
                 long sliceStart = System.nanoTime();
                 do {
                     if (!loop.runIterations(SELF_WARMUP_RUN, size, true)) {
-                        listener.warning("the warm-up on a QP connected to itself stopped ("
-                                + Measurement.failure("its RDMA WRITE ping-pong", loop.errors(), loop.stalled(), timeout)
-                                .getMessage() + "); the first rounds are measured while the JIT compiles the loop");
-                        return;
+                        return false;
                     }
                 } while (System.nanoTime() - sliceStart < plan.sliceNanos());
-                long now = plan.compiled();
-                long elapsed = System.nanoTime() - start;
-                if (!plan.more(elapsed, compiled, now)) {
-                    return;
-                }
-                plan.pauseIfCompiling(elapsed, compiled, now);
-                compiled = plan.compiled();
+                return true;
+            });
+            if (!ran) {
+                listener.warning("the warm-up on a QP connected to itself stopped ("
+                        + Measurement.failure("its RDMA WRITE ping-pong", loop.errors(), loop.stalled(), timeout)
+                        .getMessage() + "); the first rounds are measured while the JIT compiles the loop");
             }
         } finally {
             // the peer's first write must find the counter byte where a fresh buffer has it, whatever the warm-up left

@@ -61,6 +61,37 @@ class JitWarmupTest {
     }
 
     @Test
+    void aFailedSliceEndsTheRunAtOnce() {
+        int[] slices = {0};
+        assertFalse(oneSecond.run(() -> ++slices[0] < 2));
+        assertEquals(2, slices[0], "the run stops at the slice that failed");
+    }
+
+    @Test
+    void aRunWithAQuietJitLastsItsMinimumSliceBySlice() {
+        JitWarmup plan = new JitWarmup(Duration.ofMillis(40), Duration.ofSeconds(60), () -> 0);
+        int[] slices = {0};
+        long start = System.nanoTime();
+        assertTrue(plan.run(() -> {
+            slices[0]++;
+            sleepNanos(plan.sliceNanos());
+            return true;
+        }));
+        long elapsed = System.nanoTime() - start;
+        assertTrue(elapsed >= 40 * MS, "at least the minimum: " + elapsed);
+        assertTrue(slices[0] <= 5, "a quiet JIT ends it once 40 ms have passed (10 ms slices), not at the 400 ms"
+                + " cap: " + slices[0] + " slices");
+    }
+
+    private static void sleepNanos(long nanos) {
+        try {
+            Thread.sleep(Duration.ofNanos(nanos));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Test
     void lessThanHalfAMillisecondOfCompilingIsQuiet() {
         assertFalse(JitWarmup.busy(10 * MS, 10 * MS + 400_000));
         assertTrue(JitWarmup.busy(10 * MS, 11 * MS));
