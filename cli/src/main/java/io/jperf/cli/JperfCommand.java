@@ -10,11 +10,12 @@ import java.util.concurrent.Callable;
  * The root command: {@code jperf <subcommand>}.
  *
  * <p>Start-up: the subcommands are added here rather than listed in the annotation, so that a run builds the
- * full picocli model (every option of every mixin, read by reflection) only for the subcommand it runs, see
- * {@link #commandLineFor}, and for {@code --help} none at all. The root itself and the subcommands it only lists are built without reading any
- * annotation: the first annotation read in a JVM makes the JDK generate a proxy class per annotation type, tens
- * of milliseconds, so {@code jperf --help} and {@code --version} read none. A listed subcommand's line is its
- * class's {@code SUMMARY}, the constant its {@code @Command} description starts with.
+ * full picocli model (every option of every mixin, read by reflection) only for the subcommand it runs, and
+ * for {@code --help} none at all, see {@link #commandLineFor}. The root itself and the subcommands it only
+ * lists are built without reading any annotation: the first annotation read in a JVM makes the JDK generate a
+ * proxy class per annotation type, tens of milliseconds, so {@code jperf --help} and {@code --version} read
+ * none. A listed subcommand's line is its class's {@code SUMMARY}, the constant its {@code @Command}
+ * description starts with.
  */
 public final class JperfCommand implements Callable<Integer> {
     /** The subcommands' names, in the order {@code jperf --help} lists them (then {@code help}). */
