@@ -11,6 +11,7 @@ import io.jperf.report.RunInfo;
 import io.jperf.result.LatencyResult;
 import io.jperf.stats.LatencySamples;
 import io.jperf.stats.LatencyStats;
+import io.jperf.verbs.CompletionQueue;
 import io.jperf.verbs.QueuePair;
 import io.jperf.wire.JperfExtension;
 import io.jperf.wire.KeyMessage;
@@ -39,8 +40,8 @@ final class LatencyMeasurement implements Measurement {
     private static final String PROBE_FIELD = "latency.warmup_probe_ns";
     /** The time in ns from the warm-up's start to the probe's end, in the exchange of {@link #slowerPace}. */
     private static final String ELAPSED_FIELD = "latency.warmup_elapsed_ns";
-    /** The rounds of one run of {@link #warmUpOnSelf}: whole cycles of the counter byte. */
-    static final int SELF_WARMUP_RUN = 256;
+    /** The rounds of one run of a warm-up alone ({@link #beforeLastExchange}): whole cycles of the counter byte. */
+    static final int SOLO_WARMUP_RUN = 256;
 
     private final TestOptions options;
     /** {@code options.params()}: the test both ends run. */
@@ -52,22 +53,21 @@ final class LatencyMeasurement implements Measurement {
     private final Duration timeout;
     private final int warmupRounds;
     private final Duration warmupBudget;
-    private final Duration selfWarmup;
+    private final Duration soloWarmup;
 
     /**
      * @param warmupRounds unmeasured rounds before the first size; both ends must use the same number
      * @param warmupBudget the longest the warm-up may take, agreed by both ends ({@link LatencyWarmup});
      *                     null: the peer does not pace, both run all {@code warmupRounds}
-     * @param selfWarmup   with a peer that takes no part in a warm-up (perftest): the least time a write
-     *                     ping-pong warms up on a QP connected to itself before the first size ({@link #warmUpOnSelf});
-     *                     zero: none
+     * @param soloWarmup   with a peer that takes no part in a warm-up (perftest): the least time this end warms
+     *                     its loop up alone before the first size ({@link #beforeLastExchange}); zero: none
      */
     LatencyMeasurement(TestOptions options, Endpoint endpoint, List<KeyMessage> remote, PerftestHandshake handshake,
                        TestListener listener, Duration timeout, int warmupRounds, Duration warmupBudget,
-                       Duration selfWarmup) {
+                       Duration soloWarmup) {
         this.warmupRounds = warmupRounds;
         this.warmupBudget = warmupBudget;
-        this.selfWarmup = selfWarmup;
+        this.soloWarmup = soloWarmup;
         this.options = options;
         this.params = options.params();
         this.endpoint = endpoint;
@@ -90,28 +90,15 @@ final class LatencyMeasurement implements Measurement {
                 + (params.kind().verb().latencyIsPingPong() ? ": half round-trip latency" : ": round-trip latency"),
                 List.of(RunInfo.embedded().line()));
         try (Arena arena = Arena.ofConfined()) {
-            QueuePair qp = endpoint.qps().getFirst();
             KeyMessage peer = remote.getFirst();
-            WorkRequestList write = new WorkRequestList(arena, Measurement.opcode(options), 1, endpoint.sendAddress(0),
-                    (int) params.size(), endpoint.lkey(0), peer.vaddr(), peer.rkey(), false);
+            WorkRequestList write = request(arena, peer.vaddr(), peer.rkey(), (int) params.size());
             int capacity = options.isDuration()
                     ? (int) Math.min(MAX_DURATION_STAMPS, DURATION_STAMPS_PER_SECOND * params.durationSeconds())
                     : Math.max(params.iterations(), warmupRounds);
-            LatencyLoop loop;
-            if (verb.usesReceives()) {
-                ReceiveRequestList receives = new ReceiveRequestList(arena, 0, endpoint.receiveDepth(),
-                        endpoint.receiveAddress(0), (int) endpoint.sliceSize(), endpoint.lkey(0));
-                loop = new LatencyLoop(qp.postSendFunction(), qp.postRecvFunction(), receives, qp.handle(), write,
-                        endpoint.cq().pollFunction(), endpoint.cq().handle(), new CompletionBatch(arena, 4),
-                        endpoint.sendBuffer(0), endpoint.receiveBuffer(0), capacity, timeout.toNanos());
-                if (!loop.fillReceives()) {
-                    throw Measurement.failure("posting " + endpoint.receiveDepth() + " receives (ibv_post_recv)",
-                            loop.errors(), false, timeout);
-                }
-            } else {
-                loop = new LatencyLoop(qp.postSendFunction(), qp.handle(), write, verb.latencyIsPingPong(),
-                        endpoint.cq().pollFunction(), endpoint.cq().handle(), new CompletionBatch(arena, 1),
-                        endpoint.sendBuffer(0), endpoint.receiveBuffer(0), capacity, timeout.toNanos());
+            LatencyLoop loop = newLoop(arena, endpoint.qps().getFirst(), endpoint.cq(), write, capacity);
+            if (verb.usesReceives() && !loop.fillReceives()) {
+                throw Measurement.failure("posting " + endpoint.receiveDepth() + " receives (ibv_post_recv)",
+                        loop.errors(), false, timeout);
             }
             // the write ping-pong's server moves first, the send ping-pong's client
             boolean first = options.isServer() != verb.clientStartsPingPong();
@@ -219,65 +206,115 @@ final class LatencyMeasurement implements Measurement {
         }
     }
 
-    /** A write ping-pong with a peer that takes no part in a warm-up warms up on its own ({@link #warmUpOnSelf}). */
+    /**
+     * With a peer that takes no part in a warm-up (perftest measures from its first round, right after the last
+     * exchange) this end warms its loop up alone, before that exchange, while the peer waits in it: a requester
+     * loop (READ, atomics) on the test's QP against the peer's buffer, which the peer's device serves without its
+     * program; a ping-pong on a QP connected to itself ({@link #warmUpOnSelf}). The server of a requester loop
+     * runs no loop. Without it the measured rounds ran while the JIT compiled them: in one lab boot jperf
+     * against ib_write_lat measured t_typical 38-101 us, perftest against itself 18-50.
+     */
     @Override
     public void beforeLastExchange() {
-        Verb verb = params.kind().verb();
-        if (warmupRounds == 0 && !selfWarmup.isZero() && verb.latencyIsPingPong() && !verb.usesReceives()) {
-            try (Arena arena = Arena.ofConfined()) {
-                warmUpOnSelf(arena, (int) (long) params.messageSizes().getFirst());
+        if (warmupRounds > 0 || soloWarmup.isZero()) {
+            return;
+        }
+        int size = (int) (long) params.messageSizes().getFirst();
+        try (Arena arena = Arena.ofConfined()) {
+            if (params.kind().verb().latencyIsPingPong()) {
+                warmUpOnSelf(arena, size);
+            } else if (!options.isServer()) {
+                warmUpOnPeer(arena, size);
             }
         }
     }
 
     /**
-     * A write ping-pong whose peer takes no part in a warm-up (perftest measures from its first round, right
-     * after the last exchange) warms up before that exchange, while the peer waits in it: on a QP connected
-     * to itself the same loop writes this end's counter from its send slice into its own receive slice and
-     * waits for it there, in runs of 256 rounds, until the warm-up's least time has passed and the JIT has
-     * gone quiet ({@link JitWarmup}, at most 10x that time); then both slices are zeroed, as a fresh buffer,
-     * where the peer's first write finds them. Without it the measured rounds ran while the JIT compiled
-     * them: in one lab boot jperf against ib_write_lat measured t_typical 38-101 us, perftest against
-     * itself 18-50.
+     * A requester loop's warm-up on the test's own QP. A failure here fails the test: the QP is then in the error
+     * state, and the measured rounds would fail the same way.
+     */
+    private void warmUpOnPeer(Arena arena, int size) {
+        Measurement.requireAtomicAlignment(options, remote);
+        QueuePair qp = endpoint.qps().getFirst();
+        WorkRequestList toPeer = request(arena, remote.getFirst().vaddr(), remote.getFirst().rkey(), size);
+        LatencyLoop loop = newLoop(arena, qp, endpoint.cq(), toPeer, SOLO_WARMUP_RUN);
+        if (!warmUpAlone(loop, size)) {
+            throw Measurement.failure(what(params.kind().verb()) + " warm-up", loop.errors(), loop.stalled(), timeout);
+        }
+    }
+
+    /**
+     * A ping-pong's warm-up on a QP connected to itself: the same loop writes (or sends) this end's counter from
+     * its send slice into its own receive slice and waits for it there. Then both slices are zeroed, as a fresh
+     * buffer, where the peer's first message finds them. A failure only costs the warm-up: a warning.
      */
     private void warmUpOnSelf(Arena arena, int size) {
         SelfConnectedQps opened;
         try {
             opened = SelfConnectedQps.open(endpoint, params, options.target().ibPort());
         } catch (io.jperf.verbs.RdmaException e) {
-            // the warm-up only lets the JIT compile the loop first: the test itself can still run
             listener.warning("no warm-up: a QP connected to itself could not be set up (" + e.getMessage()
                     + "); the first rounds are measured while the JIT compiles the loop");
             return;
         }
         try (SelfConnectedQps self = opened) {
             QueuePair qp = self.qps().getFirst();
-            WorkRequestList write = new WorkRequestList(arena, WorkRequestList.Opcode.RDMA_WRITE, 1,
-                    endpoint.sendAddress(0), size, endpoint.lkey(0), endpoint.receiveAddress(0), endpoint.rkey(0), false);
-            write.setInline(0, size <= endpoint.inlineSize());
-            LatencyLoop loop = new LatencyLoop(qp.postSendFunction(), qp.handle(), write, true,
-                    self.cq().pollFunction(), self.cq().handle(), new CompletionBatch(arena, 1), endpoint.sendBuffer(0),
-                    endpoint.receiveBuffer(0), SELF_WARMUP_RUN, timeout.toNanos());
-            JitWarmup plan = JitWarmup.of(selfWarmup, timeout);
-            boolean ran = plan.run(() -> {
-                long sliceStart = System.nanoTime();
-                do {
-                    if (!loop.runIterations(SELF_WARMUP_RUN, size, true)) {
-                        return false;
-                    }
-                } while (System.nanoTime() - sliceStart < plan.sliceNanos());
-                return true;
-            });
-            if (!ran) {
+            WorkRequestList toSelf = request(arena, endpoint.receiveAddress(0), endpoint.rkey(0), size);
+            LatencyLoop loop = newLoop(arena, qp, self.cq(), toSelf, SOLO_WARMUP_RUN);
+            boolean ready = !params.kind().verb().usesReceives() || loop.fillReceives();
+            if (!ready || !warmUpAlone(loop, size)) {
                 listener.warning("the warm-up on a QP connected to itself stopped ("
-                        + Measurement.failure("its RDMA WRITE ping-pong", loop.errors(), loop.stalled(), timeout)
+                        + Measurement.failure(what(params.kind().verb()), loop.errors(), loop.stalled(), timeout)
                         .getMessage() + "); the first rounds are measured while the JIT compiles the loop");
             }
         } finally {
-            // the peer's first write must find the counter byte where a fresh buffer has it, whatever the warm-up left
             endpoint.receiveBuffer(0).fill((byte) 0);
             endpoint.sendBuffer(0).fill((byte) 0);
         }
+    }
+
+    /**
+     * Runs the loop, this end moving first, in runs of 256 rounds until the warm-up's least time has passed and
+     * the JIT has gone quiet ({@link JitWarmup}, at most 10x that time); false when a run failed.
+     */
+    private boolean warmUpAlone(LatencyLoop loop, int size) {
+        JitWarmup plan = JitWarmup.of(soloWarmup, timeout);
+        return plan.run(() -> {
+            long sliceStart = System.nanoTime();
+            do {
+                if (!loop.runIterations(SOLO_WARMUP_RUN, size, true)) {
+                    return false;
+                }
+            } while (System.nanoTime() - sliceStart < plan.sliceNanos());
+            return true;
+        });
+    }
+
+    /** One request of the test's verb from this end's send slice to a remote buffer, inline when it fits. */
+    private WorkRequestList request(Arena arena, long remoteAddress, int rkey, int size) {
+        WorkRequestList request = new WorkRequestList(arena, Measurement.opcode(options), 1, endpoint.sendAddress(0),
+                size, endpoint.lkey(0), remoteAddress, rkey, false);
+        request.setInline(0, size <= endpoint.inlineSize());
+        return request;
+    }
+
+    /**
+     * The test's loop on {@code qp}, whose completions go to {@code cq}: the send ping-pong with the QP's receive
+     * list (filled by {@link LatencyLoop#fillReceives}) into this end's receive slice, else the write ping-pong
+     * or the requester loop.
+     */
+    private LatencyLoop newLoop(Arena arena, QueuePair qp, CompletionQueue cq, WorkRequestList request, int capacity) {
+        Verb verb = params.kind().verb();
+        if (verb.usesReceives()) {
+            ReceiveRequestList receives = new ReceiveRequestList(arena, 0, endpoint.receiveDepth(),
+                    endpoint.receiveAddress(0), (int) endpoint.sliceSize(), endpoint.lkey(0));
+            return new LatencyLoop(qp.postSendFunction(), qp.postRecvFunction(), receives, qp.handle(), request,
+                    cq.pollFunction(), cq.handle(), new CompletionBatch(arena, 4), endpoint.sendBuffer(0),
+                    endpoint.receiveBuffer(0), capacity, timeout.toNanos());
+        }
+        return new LatencyLoop(qp.postSendFunction(), qp.handle(), request, verb.latencyIsPingPong(),
+                cq.pollFunction(), cq.handle(), new CompletionBatch(arena, 1), endpoint.sendBuffer(0),
+                endpoint.receiveBuffer(0), capacity, timeout.toNanos());
     }
 
     private void warmUpRounds(LatencyLoop loop, int rounds, int size, boolean first) {

@@ -6,12 +6,14 @@ import io.jperf.options.TestKind;
 import io.jperf.options.TestOptions;
 import io.jperf.result.LatencyResult;
 import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -20,52 +22,69 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * A jperf write-lat client against Debian's perftest {@code ib_write_lat} server, on real rxe devices: perftest
- * takes no part in a warm-up, so jperf warms its loop up on a QP connected to itself before the first
- * synchronisation. Its writes land in the client's own receive slice through the client's port (rxe counts a
- * loopback packet in {@code rcvd_pkts}), and perftest, which measures from its first round, still sees exactly
- * the test's rounds. Function only, never timing.
+ * A jperf latency client against Debian's perftest server of the same test, on real rxe devices. perftest takes
+ * no part in a warm-up and measures from its first round, so jperf warms its loop up alone before the last
+ * synchronisation: a ping-pong (write-lat, send-lat) on a QP connected to itself, whose messages land in the
+ * client's own receive slice through the client's port (rxe counts a loopback packet, and its ACK, in
+ * {@code rcvd_pkts}); a requester loop (read-lat, atomic-lat) on the test's QP, whose responses come back from the
+ * server's port. Either way the client's port receives more packets with a warm-up than without, and both ends
+ * still measure exactly the test's rounds. Function only, never timing.
  */
 @Tag("lab")
 class LabLatencySelfWarmupTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(120);
     private static final int ITERATIONS = 200;
-    private static final String IB_WRITE_LAT = "/usr/bin/ib_write_lat";
+    /** The warm-up's least rounds: one run of the loop. */
+    private static final int WARMUP_ROUNDS = 256;
 
-    @Test
-    void againstPerftestTheClientWarmsUpOnItselfAndBothEndsMeasureTheTestsRounds() throws Exception {
-        if (!Files.isExecutable(Path.of(IB_WRITE_LAT))) {
-            fail(IB_WRITE_LAT + " is missing: the lab guest has Debian's perftest package");
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(value = TestKind.class, names = {"WRITE_LAT", "SEND_LAT", "READ_LAT", "ATOMIC_LAT"})
+    void againstPerftestTheClientWarmsUpAloneAndBothEndsMeasureTheTestsRounds(TestKind kind) throws Exception {
+        Path binary = Path.of("/usr/bin/ib_" + kind.commandName().replace('-', '_'));
+        if (!Files.isExecutable(binary)) {
+            fail(binary + " is missing: the lab guest has Debian's perftest package");
         }
         LabEnds ends = LabEnds.find();
-        long withoutWarmup = clientPortReceives(ends, Duration.ZERO);
-        long withWarmup = clientPortReceives(ends, Duration.ofSeconds(1));
-        // the test itself brings the client the server's 200 writes and the ACKs of its own, in both runs; the
-        // warm-up runs at least 256 self-writes, each a write and its ACK received by the client's port
-        assertTrue(withWarmup > withoutWarmup + 2 * 256, "packets the client's port"
+        long withoutWarmup = clientPortReceives(binary, kind, ends, Duration.ZERO);
+        long withWarmup = clientPortReceives(binary, kind, ends, Duration.ofSeconds(1));
+        // the test itself brings the client the same packets in both runs; a ping-pong's warm-up round on itself is
+        // a message and its ACK received by the client's port, a requester's the response from the server's port
+        int packetsPerRound = kind.verb().latencyIsPingPong() ? 2 : 1;
+        assertTrue(withWarmup > withoutWarmup + (long) packetsPerRound * WARMUP_ROUNDS, "packets the client's port"
                 + " received: " + withWarmup + " with a 1 s warm-up, " + withoutWarmup + " without");
     }
 
-    /** One write-lat run, perftest server on rxe0, jperf client on rxe1: the packets rxe1's port received meanwhile. */
-    private static long clientPortReceives(LabEnds ends, Duration warmup) throws Exception {
+    /** One run, perftest server on rxe0, jperf client on rxe1: the packets rxe1's port received meanwhile. */
+    private static long clientPortReceives(Path binary, TestKind kind, LabEnds ends, Duration warmup) throws Exception {
+        boolean sized = !kind.verb().isAtomic();
         int port = LabEnds.freePort();
-        Path log = Files.createTempFile("ib_write_lat-", ".txt");
-        Process server = new ProcessBuilder(List.of(IB_WRITE_LAT, "-d", ends.serverDevice(), "-x",
-                Integer.toString(ends.serverGid()), "-F", "-s", "2", "-n", Integer.toString(ITERATIONS), "-p",
-                Integer.toString(port))).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Path log = Files.createTempFile(binary.getFileName() + "-", ".txt");
+        List<String> command = new ArrayList<>(List.of(binary.toString(), "-d", ends.serverDevice(), "-x",
+                Integer.toString(ends.serverGid()), "-F", "-n", Integer.toString(ITERATIONS), "-p",
+                Integer.toString(port)));
+        if (sized) {
+            command.addAll(List.of("-s", "2"));
+        }
+        Process server = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         try {
             LabEnds.awaitListening(port, TIMEOUT);
             long before = receivedPackets(ends.clientDevice());
-            PerfTestResult result = PerfTest.of(TestOptions.builder(TestKind.WRITE_LAT).device(ends.clientDevice())
-                            .port(port).size(2).iterations(ITERATIONS).serverHost(ends.serverIp()).build())
-                    .timeout(TIMEOUT).warmup(warmup).run();
+            TestOptions.Builder options = TestOptions.builder(kind).device(ends.clientDevice()).port(port)
+                    .iterations(ITERATIONS).serverHost(ends.serverIp());
+            if (sized) {
+                options.size(2);
+            }
+            PerfTestResult result = PerfTest.of(options.build()).timeout(TIMEOUT).warmup(warmup).run();
             long received = receivedPackets(ends.clientDevice()) - before;
-            assertTrue(server.waitFor(TIMEOUT.toSeconds(), TimeUnit.SECONDS), "ib_write_lat did not end");
+            assertTrue(server.waitFor(TIMEOUT.toSeconds(), TimeUnit.SECONDS), binary + " did not end");
             String out = Files.readString(log);
-            assertEquals(0, server.exitValue(), "ib_write_lat failed (warm-up " + warmup + "):\n" + out);
-            assertTrue(out.lines().anyMatch(l -> l.trim().matches("2\\s+" + ITERATIONS + "\\s+.*")),
-                    "perftest reports the test's " + ITERATIONS + " rounds of 2 bytes (warm-up " + warmup + "):\n" + out);
+            assertEquals(0, server.exitValue(), binary + " failed (warm-up " + warmup + "):\n" + out);
             LatencyResult ours = result.latency().getFirst();
+            if (kind.verb().latencyIsPingPong()) {
+                // both ends of a ping-pong measure, perftest from its first round on
+                assertTrue(out.lines().anyMatch(l -> l.trim().matches(ours.sizeBytes() + "\\s+" + ITERATIONS + "\\s+.*")),
+                        "perftest reports the test's " + ITERATIONS + " rounds (warm-up " + warmup + "):\n" + out);
+            }
             assertEquals(ITERATIONS, ours.iterations(), "jperf's rounds");
             assertTrue(ours.typicalUs() > 0, "a measured latency: " + ours);
             return received;
