@@ -1,6 +1,7 @@
 package io.jperf.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jperf.bench.StubProvider.Counter;
@@ -58,6 +59,35 @@ class LatencyLoopOnStubTest {
             assertEquals(ROUNDS, stub.counter(Counter.POSTED_WRS));
             assertEquals(ROUNDS, stub.counter(Counter.POLLED));
             assertEquals(0, stub.cqPending());
+        }
+    }
+
+    /**
+     * The warm-up aid: on a QP connected to itself the write ping-pong's exercise waits in vain for a while (not
+     * until the stall limit, 5 s here), posts nothing, leaves no stall or error behind, and the loop runs on.
+     */
+    @Test
+    void theWritePingPongsWaitExercisePostsNothingEndsSoonAndTheLoopRunsOn() {
+        try (Arena arena = Arena.ofConfined(); StubProvider stub = StubProvider.create(16)) {
+            stub.executeWrites(true);
+            MemorySegment send = arena.allocate(64, 64);
+            MemorySegment receive = arena.allocate(64, 64);
+            WorkRequestList write = new WorkRequestList(arena, 1, send.address(), 2, 1, receive.address(), 2, false);
+            LatencyLoop loop = new LatencyLoop(InlineVerbs.postSendFn(stub.qp()), stub.qp(), write,
+                    InlineVerbs.pollCqFn(stub.cq()), stub.cq(), new CompletionBatch(arena, 16), send, receive, 256,
+                    TimeUnit.SECONDS.toNanos(5));
+            for (int run = 0; run < 3; run++) {
+                assertTrue(loop.runIterations(256, 2, true));
+                stub.reset();
+                receive.set(ValueLayout.JAVA_BYTE, 1, (byte) 1); // a stale counter the wait must not take
+                long start = System.nanoTime();
+                assertTrue(loop.exerciseWaits(2), "nothing came, nothing failed");
+                assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(1), "ended by the clock, not the stall");
+                assertEquals(0, stub.counter(Counter.POSTED_WRS), "a wait in vain posts nothing");
+                assertEquals(0, loop.rounds());
+                assertFalse(loop.stalled());
+                assertFalse(loop.errors().any());
+            }
         }
     }
 

@@ -136,6 +136,39 @@ class SendReceiveOnStubTest {
     }
 
     /**
+     * The warm-up aid on the send ping-pong: a wait in vain, then a round whose message was sent before it (two
+     * messages, both received and consumed), and the ping-pong runs on after it with its counts in step.
+     */
+    @Test
+    void theSendPingPongsWaitExerciseSendsTwoMessagesAndLeavesTheLoopInStep() {
+        try (Arena arena = Arena.ofConfined(); StubProvider stub = StubProvider.create(64)) {
+            stub.deliverSends(true);
+            MemorySegment sendBuffer = arena.allocate(64, 64);
+            MemorySegment receiveBuffer = arena.allocate(64, 64);
+            WorkRequestList send = new WorkRequestList(arena, WorkRequestList.Opcode.SEND, 1, sendBuffer.address(), 2, 1,
+                    0, 0, false);
+            LatencyLoop loop = new LatencyLoop(InlineVerbs.postSendFn(stub.qp()), InlineVerbs.postRecvFn(stub.qp()),
+                    new ReceiveRequestList(arena, 0, 16, receiveBuffer.address(), 64, 1), stub.qp(), send,
+                    InlineVerbs.pollCqFn(stub.cq()), stub.cq(), new CompletionBatch(arena, 4), sendBuffer,
+                    receiveBuffer, 256, STALL);
+            assertTrue(loop.fillReceives());
+            for (int run = 0; run < 3; run++) {
+                assertTrue(loop.runIterations(256, 2, true));
+                stub.reset();
+                assertTrue(loop.exerciseWaits(2), "the exercise completes");
+                assertEquals(2, stub.counter(Counter.DELIVERED_SENDS), "the message sent ahead and the round's own");
+                assertEquals(2, stub.counter(Counter.POSTED_RECVS), "both receives consumed and posted again");
+                assertEquals(0, stub.cqPending(), "nothing left to poll");
+                assertFalse(loop.stalled());
+            }
+            stub.reset();
+            assertTrue(loop.runIterations(256, 2, true), "the ping-pong runs on");
+            assertEquals(256, stub.counter(Counter.DELIVERED_SENDS));
+            assertEquals(16, stub.recvPending(), "the receive queue is still full");
+        }
+    }
+
+    /**
      * The data path allocates nothing: after warm-up runs, a run of 4000 rounds (send ping-pong) or
      * messages (receive loop) allocates less than 1 KiB on this thread (one object per round would be
      * 64 KiB and more).

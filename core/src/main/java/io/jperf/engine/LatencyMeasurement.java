@@ -54,6 +54,15 @@ final class LatencyMeasurement implements Measurement {
     private final int warmupRounds;
     private final Duration warmupBudget;
     private final Duration soloWarmup;
+    /**
+     * The measured loop, its request and the histogram log, built before the last exchange ({@link #prepare}):
+     * after that exchange a perftest peer measures at once, and code that runs for the first time there (and
+     * the compiles it sets off) would run in its first rounds. Null until prepared; closed by {@link #close}.
+     */
+    private Arena arena;
+    private WorkRequestList write;
+    private LatencyLoop loop;
+    private LatencyHistogramLog hlog;
 
     /**
      * @param warmupRounds unmeasured rounds before the first size; both ends must use the same number
@@ -84,22 +93,9 @@ final class LatencyMeasurement implements Measurement {
             handshake.finish(null, requesterWait());
             return new Outcome(List.of(), List.of());
         }
-        Measurement.requireAtomicAlignment(options, remote);
         List<LatencyResult> results = new ArrayList<>();
-        LatencyHistogramLog hlog = new LatencyHistogramLog(Instant.now(), "jperf " + params.kind().commandName()
-                + (params.kind().verb().latencyIsPingPong() ? ": half round-trip latency" : ": round-trip latency"),
-                List.of(RunInfo.embedded().line()));
-        try (Arena arena = Arena.ofConfined()) {
-            KeyMessage peer = remote.getFirst();
-            WorkRequestList write = request(arena, peer.vaddr(), peer.rkey(), (int) params.size());
-            int capacity = options.isDuration()
-                    ? (int) Math.min(MAX_DURATION_STAMPS, DURATION_STAMPS_PER_SECOND * params.durationSeconds())
-                    : Math.max(params.iterations(), warmupRounds);
-            LatencyLoop loop = newLoop(arena, endpoint.qps().getFirst(), endpoint.cq(), write, capacity);
-            if (verb.usesReceives() && !loop.fillReceives()) {
-                throw Measurement.failure("posting " + endpoint.receiveDepth() + " receives (ibv_post_recv)",
-                        loop.errors(), false, timeout);
-            }
+        try {
+            prepare();
             // the write ping-pong's server moves first, the send ping-pong's client
             boolean first = options.isServer() != verb.clientStartsPingPong();
             List<Long> sizes = params.messageSizes();
@@ -139,12 +135,51 @@ final class LatencyMeasurement implements Measurement {
                 listener.latency(result);
                 listener.progress(i + 1, sizes.size());
             }
+        } finally {
+            close();
         }
         handshake.finish(null, verb.usesReceives() ? requesterWait() : timeout);
         if (options.output().hlogFile() != null) {
             hlog.write(options.output().hlogFile());
         }
         return new Outcome(List.of(), results);
+    }
+
+    /**
+     * Builds the measured loop on the test's QP (and, for the send ping-pong, posts its receives) and the
+     * histogram log, once; nothing for the server of a requester loop, which runs none.
+     */
+    private void prepare() {
+        Verb verb = params.kind().verb();
+        if (arena != null || (!verb.latencyIsPingPong() && options.isServer())) {
+            return;
+        }
+        Measurement.requireAtomicAlignment(options, remote);
+        arena = Arena.ofConfined();
+        KeyMessage peer = remote.getFirst();
+        write = request(arena, peer.vaddr(), peer.rkey(), (int) params.size());
+        int capacity = options.isDuration()
+                ? (int) Math.min(MAX_DURATION_STAMPS, DURATION_STAMPS_PER_SECOND * params.durationSeconds())
+                : Math.max(SOLO_WARMUP_RUN, Math.max(params.iterations(), warmupRounds));
+        loop = newLoop(arena, endpoint.qps().getFirst(), endpoint.cq(), write, capacity);
+        if (verb.usesReceives() && !loop.fillReceives()) {
+            throw Measurement.failure("posting " + endpoint.receiveDepth() + " receives (ibv_post_recv)",
+                    loop.errors(), false, timeout);
+        }
+        hlog = new LatencyHistogramLog(Instant.now(), "jperf " + params.kind().commandName()
+                + (verb.latencyIsPingPong() ? ": half round-trip latency" : ": round-trip latency"),
+                List.of(RunInfo.embedded().line()));
+    }
+
+    /** Frees the measured loop's native memory; idempotent. */
+    @Override
+    public void close() {
+        if (arena != null) {
+            arena.close();
+            arena = null;
+            loop = null;
+            write = null;
+        }
     }
 
     /**
@@ -219,26 +254,28 @@ final class LatencyMeasurement implements Measurement {
         if (warmupRounds > 0 || soloWarmup.isZero()) {
             return;
         }
+        prepare();
         int size = (int) (long) params.messageSizes().getFirst();
-        try (Arena arena = Arena.ofConfined()) {
-            if (params.kind().verb().latencyIsPingPong()) {
-                warmUpOnSelf(arena, size);
-            } else if (!options.isServer()) {
-                warmUpOnPeer(arena, size);
+        if (params.kind().verb().latencyIsPingPong()) {
+            try (Arena selfArena = Arena.ofConfined()) {
+                warmUpOnSelf(selfArena, size);
             }
+        } else if (!options.isServer()) {
+            warmUpOnPeer(size);
+        } else {
+            return;
         }
+        // the warm-up's last compiles, and those of preparing the measured loop, finish before the peer measures
+        pauseForJit();
     }
 
     /**
      * A requester loop's warm-up on the test's own QP. A failure here fails the test: the QP is then in the error
      * state, and the measured rounds would fail the same way.
      */
-    private void warmUpOnPeer(Arena arena, int size) {
-        Measurement.requireAtomicAlignment(options, remote);
-        QueuePair qp = endpoint.qps().getFirst();
-        WorkRequestList toPeer = request(arena, remote.getFirst().vaddr(), remote.getFirst().rkey(), size);
-        LatencyLoop loop = newLoop(arena, qp, endpoint.cq(), toPeer, SOLO_WARMUP_RUN);
-        if (!warmUpAlone(loop, size)) {
+    private void warmUpOnPeer(int size) {
+        write.setInline(0, size <= endpoint.inlineSize());
+        if (!warmUpAlone(loop, size, false)) {
             throw Measurement.failure(what(params.kind().verb()) + " warm-up", loop.errors(), loop.stalled(), timeout);
         }
     }
@@ -260,11 +297,11 @@ final class LatencyMeasurement implements Measurement {
         try (SelfConnectedQps self = opened) {
             QueuePair qp = self.qps().getFirst();
             WorkRequestList toSelf = request(arena, endpoint.receiveAddress(0), endpoint.rkey(0), size);
-            LatencyLoop loop = newLoop(arena, qp, self.cq(), toSelf, SOLO_WARMUP_RUN);
-            boolean ready = !params.kind().verb().usesReceives() || loop.fillReceives();
-            if (!ready || !warmUpAlone(loop, size)) {
+            LatencyLoop selfLoop = newLoop(arena, qp, self.cq(), toSelf, SOLO_WARMUP_RUN);
+            boolean ready = !params.kind().verb().usesReceives() || selfLoop.fillReceives();
+            if (!ready || !warmUpAlone(selfLoop, size, true)) {
                 listener.warning("the warm-up on a QP connected to itself stopped ("
-                        + Measurement.failure(what(params.kind().verb()), loop.errors(), loop.stalled(), timeout)
+                        + Measurement.failure(what(params.kind().verb()), selfLoop.errors(), selfLoop.stalled(), timeout)
                         .getMessage() + "); the first rounds are measured while the JIT compiles the loop");
             }
         } finally {
@@ -275,14 +312,15 @@ final class LatencyMeasurement implements Measurement {
 
     /**
      * Runs the loop, this end moving first, in runs of 256 rounds until the warm-up's least time has passed and
-     * the JIT has gone quiet ({@link JitWarmup}, at most 10x that time); false when a run failed.
+     * the JIT has gone quiet ({@link JitWarmup}, at most 10x that time); false when a run failed. A ping-pong on
+     * itself also runs the waits a real peer makes after each run ({@link LatencyLoop#exerciseWaits}).
      */
-    private boolean warmUpAlone(LatencyLoop loop, int size) {
+    private boolean warmUpAlone(LatencyLoop solo, int size, boolean onSelf) {
         JitWarmup plan = JitWarmup.of(soloWarmup, timeout);
         return plan.run(() -> {
             long sliceStart = System.nanoTime();
             do {
-                if (!loop.runIterations(SOLO_WARMUP_RUN, size, true)) {
+                if (!solo.runIterations(SOLO_WARMUP_RUN, size, true) || (onSelf && !solo.exerciseWaits(size))) {
                     return false;
                 }
             } while (System.nanoTime() - sliceStart < plan.sliceNanos());

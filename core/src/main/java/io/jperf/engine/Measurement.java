@@ -6,8 +6,12 @@ import io.jperf.result.LatencyResult;
 import java.io.IOException;
 import java.util.List;
 
-/** The measuring part of a session, after both ends are connected. */
-interface Measurement {
+/**
+ * The measuring part of a session, after both ends are connected. Lifecycle: {@link #beforeLastExchange}, then
+ * {@link #run}, once each; {@link #close} frees what they allocated, whether they ran or failed (idempotent).
+ * Threading: confined to the test thread.
+ */
+interface Measurement extends AutoCloseable {
     record Outcome(List<BandwidthResult> bandwidth, List<LatencyResult> latency) {
     }
 
@@ -20,6 +24,10 @@ interface Measurement {
     }
 
     Outcome run() throws IOException;
+
+    @Override
+    default void close() {
+    }
 
     /** The work request opcode of the test's verb (for ATOMIC: of its {@code -A} operation). */
     static io.jperf.datapath.WorkRequestList.Opcode opcode(io.jperf.options.TestOptions options) {

@@ -174,24 +174,23 @@ final class TestSession {
             Optional<PathReport> path = PathStage.run(endpoint, remoteKeys.getFirst(), options.params().trafficClass(), jperfPeer,
                     channel, qosExpected);
             path.ifPresent(listener::path);
-            Measurement measurement = options.params().kind().isBandwidth()
-                    ? new BandwidthMeasurement(options, endpoint, remoteKeys, handshake, listener, timeout,
-                            settings.warmup(), settings.stop())
-                    : new LatencyMeasurement(options, endpoint, remoteKeys, handshake, listener, timeout,
-                            latencyWarmupRounds, latencyWarmupBudget, jperfPeer ? Duration.ZERO : settings.warmup());
-            measurement.beforeLastExchange();
-            handshake.barrier();
-
             int gidIndex = endpoint.gid().map(GidEntry::index).orElse(-1);
             TestHeader header = TestHeader.of(options, endpoint.context().deviceName(), pathMtu.bytes(),
                     endpoint.port().linkLayer() == LinkLayer.ETHERNET ? LinkType.ETHERNET : LinkType.IB, gidIndex,
                     endpoint.inlineSize(), "OFF", false, endpoint.outstandingReads());
             List<EndpointInfo> local = localKeys.stream().map(k -> k.toEndpointInfo(gidIndex)).toList();
             List<EndpointInfo> remote = remoteKeys.stream().map(k -> k.toEndpointInfo(-1)).toList();
+            // before the last exchange, as perftest prints them: after it a perftest peer measures at once
             listener.connected(header, local, remote);
 
             Measurement.Outcome outcome;
-            try {
+            try (Measurement measurement = options.params().kind().isBandwidth()
+                    ? new BandwidthMeasurement(options, endpoint, remoteKeys, handshake, listener, timeout,
+                            settings.warmup(), settings.stop())
+                    : new LatencyMeasurement(options, endpoint, remoteKeys, handshake, listener, timeout,
+                            latencyWarmupRounds, latencyWarmupBudget, jperfPeer ? Duration.ZERO : settings.warmup())) {
+                measurement.beforeLastExchange();
+                handshake.barrier();
                 outcome = measurement.run();
             } catch (TestFailedException e) {
                 throw withVerdicts(e, path);
