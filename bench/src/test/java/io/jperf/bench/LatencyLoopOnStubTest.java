@@ -42,10 +42,7 @@ class LatencyLoopOnStubTest {
             stub.executeWrites(true);
             MemorySegment send = arena.allocate(64, 64);
             MemorySegment receive = arena.allocate(64, 64);
-            WorkRequestList write = new WorkRequestList(arena, 1, send.address(), 2, 1, receive.address(), 2, false);
-            LatencyLoop loop = new LatencyLoop(InlineVerbs.postSendFn(stub.qp()), stub.qp(), write,
-                    InlineVerbs.pollCqFn(stub.cq()), stub.cq(), new CompletionBatch(arena, 16), send, receive, ROUNDS,
-                    TimeUnit.SECONDS.toNanos(5));
+            LatencyLoop loop = writePingPong(arena, stub, send, receive, ROUNDS);
             for (int run = 0; run < 2; run++) {
                 stub.reset();
                 assertTrue(loop.runIterations(ROUNDS, 2, true), "the self-echo ping-pong completes");
@@ -72,10 +69,7 @@ class LatencyLoopOnStubTest {
             stub.executeWrites(true);
             MemorySegment send = arena.allocate(64, 64);
             MemorySegment receive = arena.allocate(64, 64);
-            WorkRequestList write = new WorkRequestList(arena, 1, send.address(), 2, 1, receive.address(), 2, false);
-            LatencyLoop loop = new LatencyLoop(InlineVerbs.postSendFn(stub.qp()), stub.qp(), write,
-                    InlineVerbs.pollCqFn(stub.cq()), stub.cq(), new CompletionBatch(arena, 16), send, receive, 256,
-                    TimeUnit.SECONDS.toNanos(5));
+            LatencyLoop loop = writePingPong(arena, stub, send, receive, 256);
             for (int run = 0; run < 3; run++) {
                 assertTrue(loop.runIterations(256, 2, true));
                 stub.reset();
@@ -121,5 +115,13 @@ class LatencyLoopOnStubTest {
             org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> new WorkRequestList(arena,
                     WorkRequestList.Opcode.RDMA_READ, 1, 0x1000, 2, 1, 0x2000, 2, true));
         }
+    }
+
+    /** The write ping-pong of 2-byte messages from {@code send} into {@code receive} on the stub's QP. */
+    private static LatencyLoop writePingPong(Arena arena, StubProvider stub, MemorySegment send, MemorySegment receive,
+                                             int capacity) {
+        WorkRequestList write = new WorkRequestList(arena, 1, send.address(), 2, 1, receive.address(), 2, false);
+        return new LatencyLoop(InlineVerbs.postSendFn(stub.qp()), stub.qp(), write, InlineVerbs.pollCqFn(stub.cq()),
+                stub.cq(), new CompletionBatch(arena, 16), send, receive, capacity, TimeUnit.SECONDS.toNanos(5));
     }
 }

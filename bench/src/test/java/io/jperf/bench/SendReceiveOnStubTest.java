@@ -112,12 +112,7 @@ class SendReceiveOnStubTest {
             stub.deliverSends(true);
             MemorySegment sendBuffer = arena.allocate(64, 64);
             MemorySegment receiveBuffer = arena.allocate(64, 64);
-            WorkRequestList send = new WorkRequestList(arena, WorkRequestList.Opcode.SEND, 1, sendBuffer.address(), 2, 1,
-                    0, 0, false);
-            ReceiveRequestList receives = new ReceiveRequestList(arena, 0, 16, receiveBuffer.address(), 64, 1);
-            LatencyLoop loop = new LatencyLoop(InlineVerbs.postSendFn(stub.qp()), InlineVerbs.postRecvFn(stub.qp()),
-                    receives, stub.qp(), send, InlineVerbs.pollCqFn(stub.cq()), stub.cq(), new CompletionBatch(arena, 4),
-                    sendBuffer, receiveBuffer, rounds, STALL);
+            LatencyLoop loop = sendPingPong(arena, stub, sendBuffer, receiveBuffer, rounds);
             assertTrue(loop.fillReceives());
             for (int run = 0; run < 2; run++) {
                 stub.reset();
@@ -145,12 +140,7 @@ class SendReceiveOnStubTest {
             stub.deliverSends(true);
             MemorySegment sendBuffer = arena.allocate(64, 64);
             MemorySegment receiveBuffer = arena.allocate(64, 64);
-            WorkRequestList send = new WorkRequestList(arena, WorkRequestList.Opcode.SEND, 1, sendBuffer.address(), 2, 1,
-                    0, 0, false);
-            LatencyLoop loop = new LatencyLoop(InlineVerbs.postSendFn(stub.qp()), InlineVerbs.postRecvFn(stub.qp()),
-                    new ReceiveRequestList(arena, 0, 16, receiveBuffer.address(), 64, 1), stub.qp(), send,
-                    InlineVerbs.pollCqFn(stub.cq()), stub.cq(), new CompletionBatch(arena, 4), sendBuffer,
-                    receiveBuffer, 256, STALL);
+            LatencyLoop loop = sendPingPong(arena, stub, sendBuffer, receiveBuffer, 256);
             assertTrue(loop.fillReceives());
             for (int run = 0; run < 3; run++) {
                 assertTrue(loop.runIterations(256, 2, true));
@@ -182,12 +172,7 @@ class SendReceiveOnStubTest {
             stub.deliverSends(true);
             MemorySegment sendBuffer = arena.allocate(64, 64);
             MemorySegment receiveBuffer = arena.allocate(64, 64);
-            WorkRequestList send = new WorkRequestList(arena, WorkRequestList.Opcode.SEND, 1, sendBuffer.address(), 2, 1,
-                    0, 0, false);
-            LatencyLoop pingPong = new LatencyLoop(InlineVerbs.postSendFn(stub.qp()), InlineVerbs.postRecvFn(stub.qp()),
-                    new ReceiveRequestList(arena, 0, 16, receiveBuffer.address(), 64, 1), stub.qp(), send,
-                    InlineVerbs.pollCqFn(stub.cq()), stub.cq(), new CompletionBatch(arena, 4), sendBuffer,
-                    receiveBuffer, rounds, STALL);
+            LatencyLoop pingPong = sendPingPong(arena, stub, sendBuffer, receiveBuffer, rounds);
             assertTrue(pingPong.fillReceives());
             for (int i = 0; i < 5; i++) {
                 assertTrue(pingPong.runIterations(rounds, 2, true));
@@ -221,5 +206,16 @@ class SendReceiveOnStubTest {
             }
             assertTrue(measured < 1024, "receive loop allocated " + measured + " bytes");
         }
+    }
+
+    /** The send ping-pong of 2-byte messages on the stub's QP, connected to itself, with a receive list of 16. */
+    private static LatencyLoop sendPingPong(Arena arena, StubProvider stub, MemorySegment sendBuffer,
+                                            MemorySegment receiveBuffer, int capacity) {
+        WorkRequestList send = new WorkRequestList(arena, WorkRequestList.Opcode.SEND, 1, sendBuffer.address(), 2, 1,
+                0, 0, false);
+        return new LatencyLoop(InlineVerbs.postSendFn(stub.qp()), InlineVerbs.postRecvFn(stub.qp()),
+                new ReceiveRequestList(arena, 0, 16, receiveBuffer.address(), 64, 1), stub.qp(), send,
+                InlineVerbs.pollCqFn(stub.cq()), stub.cq(), new CompletionBatch(arena, 4), sendBuffer, receiveBuffer,
+                capacity, STALL);
     }
 }

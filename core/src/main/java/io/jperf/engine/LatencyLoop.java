@@ -206,8 +206,11 @@ public final class LatencyLoop {
         boolean came = round();
         end = Long.MAX_VALUE;
         rounds = 0;
-        if (came || errors.any() || stalled || receives == null) {
-            return !came && !errors.any() && !stalled;
+        if (came || errors.any() || stalled) {
+            return false;
+        }
+        if (receives == null) {
+            return true;
         }
         sent = 0;
         completed = 0;
