@@ -23,6 +23,8 @@
 #     rbw  read_bw 64 KiB average bandwidth      -s 65536 -n 1000 --report_gbits   Gb/s  higher is better
 #     sbw  send_bw 64 KiB average bandwidth      -s 65536 -n 2000 --report_gbits   Gb/s  higher is better
 #     slat send_lat 2 B t_typical and 99%        -s 2 -n 1000                      us    lower is better
+#     rlat read_lat 2 B t_typical and 99%        -s 2 -n 1000                      us    lower is better
+#     alat atomic_lat 8 B (fetch&add) t_typical and 99%   -n 1000                  us    lower is better
 #   WAYS=launcher,jar,embedded   how jperf is started (each is a tool of its own in every round):
 #     launcher   the ./jperf script:  $LAB_REPO/jperf write-bw ...       (JPERF_JAVA_OPTS empty)
 #     jar        java -jar $LAB_REPO/cli/target/jperf.jar write-bw ...
@@ -67,6 +69,10 @@
 #           a distribution-free 95 % confidence interval for it (order statistics of the binomial sign
 #           test; needs >= 6 rounds) and how many rounds jperf won. The runs of a round are seconds
 #           apart, so a slow phase of the emulated host hits all of them: that is the figure to quote.
+#   levels  (latency) TCG draws each run's level (~20 or ~35 us for write_lat) per run, for every tool
+#           alike, so ratio and paired swing with the draw: every tool's runs split into the two
+#           levels (lab/scripts/levels.awk), each tool's count and median at each, and the ratio of
+#           the fast-level medians, the comparison at the same level.
 # Exit status: 0 if every selected measure has at least one valid run per tool, 1 otherwise, 2 on
 # usage errors.
 set -uo pipefail
@@ -95,7 +101,7 @@ for v in RUNS WARMUP PORT RUN_TIMEOUT LISTEN_WAIT NOISE_PCT CM_WAIT_PERFTEST CM_
 done
 ((RUNS >= 1)) || { echo "compare-perftest.sh: RUNS must be >= 1" >&2; exit 2; }
 IFS=, read -ra SEL <<< "$MEASURES"
-for m in "${SEL[@]}"; do case $m in bw|mr|lat|rbw|sbw|slat) ;; *) echo "compare-perftest.sh: unknown measure '$m' (bw, mr, lat, rbw, sbw, slat)" >&2; exit 2 ;; esac; done
+for m in "${SEL[@]}"; do case $m in bw|mr|lat|rbw|sbw|slat|rlat|alat) ;; *) echo "compare-perftest.sh: unknown measure '$m' (bw, mr, lat, rbw, sbw, slat, rlat, alat)" >&2; exit 2 ;; esac; done
 IFS=, read -ra WAY_LIST <<< "$WAYS"
 ((${#WAY_LIST[@]} >= 1)) || { echo "compare-perftest.sh: WAYS names at least one way" >&2; exit 2; }
 for w in "${WAY_LIST[@]}"; do case $w in launcher|jar|embedded) ;; before) [ -f "$JAR_BEFORE" ] || { echo "compare-perftest.sh: WAYS=...,before needs JAR_BEFORE=<a jperf.jar>" >&2; exit 2; } ;;
@@ -182,6 +188,8 @@ run_one() {
     rbw) verb=read kind=bw size=65536 iters=1000 flags=(-s 65536 -n 1000 --report_gbits) ;;
     sbw) verb=send kind=bw size=65536 iters=2000 flags=(-s 65536 -n 2000 --report_gbits) ;;
     slat) verb=send kind=lat size=2 iters=1000 flags=(-s 2 -n 1000) ;;
+    rlat) verb=read kind=lat size=2 iters=1000 flags=(-s 2 -n 1000) ;;
+    alat) verb=atomic kind=lat size=8 iters=1000 flags=(-n 1000) ;;
   esac
   if [ "$tool" = perftest ]; then extra=("${XP[@]}"); else extra=("${XJ[@]}"); fi
   has_cm "${extra[@]}" && sx=() cx=()
@@ -317,8 +325,12 @@ NAME[rbw]="read_bw 64KiB BW avg" UNIT[rbw]=Gb/s BETTER[rbw]=higher SHORT[rbw]="r
 NAME[sbw]="send_bw 64KiB BW avg" UNIT[sbw]=Gb/s BETTER[sbw]=higher SHORT[sbw]="send 64 KiB bw"
 NAME[slat_typ]="send_lat 2B t_typical" UNIT[slat_typ]=us BETTER[slat_typ]=lower SHORT[slat_typ]="send 2 B t_typical"
 NAME[slat_p99]="send_lat 2B 99%" UNIT[slat_p99]=us BETTER[slat_p99]=lower SHORT[slat_p99]="send 2 B 99%"
+NAME[rlat_typ]="read_lat 2B t_typical" UNIT[rlat_typ]=us BETTER[rlat_typ]=lower SHORT[rlat_typ]="read 2 B t_typical"
+NAME[rlat_p99]="read_lat 2B 99%" UNIT[rlat_p99]=us BETTER[rlat_p99]=lower SHORT[rlat_p99]="read 2 B 99%"
+NAME[alat_typ]="atomic_lat 8B t_typical" UNIT[alat_typ]=us BETTER[alat_typ]=lower SHORT[alat_typ]="atomic 8 B t_typical"
+NAME[alat_p99]="atomic_lat 8B 99%" UNIT[alat_p99]=us BETTER[alat_p99]=lower SHORT[alat_p99]="atomic 8 B 99%"
 METRICS=()
-for m in "${SEL[@]}"; do case $m in lat|slat) METRICS+=("${m}_typ" "${m}_p99") ;; *) METRICS+=("$m") ;; esac; done
+for m in "${SEL[@]}"; do case $m in lat|slat|rlat|alat) METRICS+=("${m}_typ" "${m}_p99") ;; *) METRICS+=("$m") ;; esac; done
 # stats VALUES... -> "n median min max" (n=0 -> "0 - - -")
 stats() { printf '%s\n' "$@" | awk 'NF{v[++n]=$1} END{if(!n){print "0 - - -";exit} for(i=1;i<=n;i++)for(j=i+1;j<=n;j++)if(v[j]<v[i]){t=v[i];v[i]=v[j];v[j]=t}
   med=(n%2)?v[(n+1)/2]:(v[n/2]+v[n/2+1])/2; printf "%d %.6g %.6g %.6g\n", n, med, v[1], v[n]}'; }
@@ -373,7 +385,32 @@ for mt in "${METRICS[@]}"; do
     jways+=("$(jstr "$w"):{\"ratio_jperf_over_perftest\":$(jnum "$ratio"),\"verdict\":$(jstr "$verdict"),\"paired\":{\"rounds\":$pn,\"median_ratio\":$(jnum "$pmed"),\"ci_low\":$(jnum "$plo"),\"ci_high\":$(jnum "$phi"),\"ci_coverage_pct\":$(jnum "$pcov"),\"jperf_better_rounds\":$pwins}}")
   done
   SUMMARY+=$'\n'"$line"
-  JM+=("{\"id\":$(jstr "$mt"),\"name\":$(jstr "${NAME[$mt]}"),\"unit\":$(jstr "${UNIT[$mt]}"),\"better\":$(jstr "${BETTER[$mt]}"),\"ways\":{$(IFS=,; echo "${jways[*]}")},\"tools\":{$(IFS=,; echo "${jt[*]}")}}")
+  jlev=
+  if [[ $mt == *_typ ]]; then
+    # every valid measured run of every tool, split into the lab's two levels; tools compared at the fast one
+    runs=()
+    for t in "${TOOLS[@]}"; do for ((i = WARMUP; i < WARMUP + RUNS; i++)); do
+      [ "${S[$mt,$t,$i]-}" = ok ] && runs+=("$t ${V[$mt,$t,$i]}")
+    done; done
+    declare -A LF=() LFN=()
+    levels=() jl=()
+    while read -r t nf fmed ns smed; do
+      if [ "$t" = split ]; then split=$nf; continue; fi
+      LF[$t]=$fmed LFN[$t]=$nf
+      levels+=("$t $nf fast${fmed:+ ($fmed)}, $ns slow${smed:+ ($smed)}")
+      jl+=("$(jstr "$t"):{\"fast\":$nf,\"fast_median\":$(jnum "$fmed"),\"slow\":$ns,\"slow_median\":$(jnum "$smed")}")
+    done < <(printf '%s\n' "${runs[@]}" | awk -f "$LAB_REPO/lab/scripts/levels.awk")
+    if [ "$split" = - ]; then lev="one level (no two groups 1.3x apart)"; else lev="fast <= $split ${UNIT[$mt]}"; fi
+    TABLE+=$'\n'$(printf '%-24s %-5s %-15s %s' "" "" "levels" "$lev: $(IFS=';'; echo "${levels[*]}" | sed 's/;/; /g')")
+    for w in "${WAY_LIST[@]}"; do
+      t=jperf-$w
+      [ "${LF[$t]:--}" != - ] && [ "${LF[perftest]:--}" != - ] || continue
+      TABLE+=$'\n'$(printf '%-24s %-5s %-15s %s' "" "" "fast $w" "fast-level medians jperf $w/perftest = $(awk -v j="${LF[$t]}" -v p="${LF[perftest]}" 'BEGIN{printf "%.3f", j/p}') (${LFN[$t]} and ${LFN[perftest]} runs)")
+    done
+    jlev=",\"levels\":{\"split\":$(jnum "$split"),\"tools\":{$(IFS=,; echo "${jl[*]}")}}"
+    unset LF LFN
+  fi
+  JM+=("{\"id\":$(jstr "$mt"),\"name\":$(jstr "${NAME[$mt]}"),\"unit\":$(jstr "${UNIT[$mt]}"),\"better\":$(jstr "${BETTER[$mt]}"),\"ways\":{$(IFS=,; echo "${jways[*]}")},\"tools\":{$(IFS=,; echo "${jt[*]}")}$jlev}")
   unset MED
 done
 T_END=$(lab_uptime)
