@@ -40,6 +40,8 @@ final class LatencyMeasurement implements Measurement {
     private static final String PROBE_FIELD = "latency.warmup_probe_ns";
     /** The time in ns from the warm-up's start to the probe's end, in the exchange of {@link #slowerPace}. */
     private static final String ELAPSED_FIELD = "latency.warmup_elapsed_ns";
+    /** Whether this end's JIT worked during the warm-up's last rounds, in the exchanges of {@link #eitherJitWorked}. */
+    private static final String JIT_WORKED_FIELD = "latency.warmup_jit_worked";
     /** The rounds of one run of a warm-up alone ({@link #beforeLastExchange}): whole cycles of the counter byte. */
     static final int SOLO_WARMUP_RUN = 256;
 
@@ -53,6 +55,7 @@ final class LatencyMeasurement implements Measurement {
     private final Duration timeout;
     private final int warmupRounds;
     private final Duration warmupBudget;
+    private final boolean peerSettles;
     private final Duration soloWarmup;
     /**
      * The measured loop, its request and the histogram log, built before the last exchange ({@link #prepare}):
@@ -68,14 +71,17 @@ final class LatencyMeasurement implements Measurement {
      * @param warmupRounds unmeasured rounds before the first size; both ends must use the same number
      * @param warmupBudget the longest the warm-up may take, agreed by both ends ({@link LatencyWarmup});
      *                     null: the peer does not pace, both run all {@code warmupRounds}
+     * @param peerSettles  the jperf peer runs the warm-up's last rounds again while a JIT works in them
+     *                     ({@link LatencyWarmup#runUntilSettled}); false: both run them once
      * @param soloWarmup   with a peer that takes no part in a warm-up (perftest): the least time this end warms
      *                     its loop up alone before the first size ({@link #beforeLastExchange}); zero: none
      */
     LatencyMeasurement(TestOptions options, Endpoint endpoint, List<KeyMessage> remote, PerftestHandshake handshake,
                        TestListener listener, Duration timeout, int warmupRounds, Duration warmupBudget,
-                       Duration soloWarmup) {
+                       boolean peerSettles, Duration soloWarmup) {
         this.warmupRounds = warmupRounds;
         this.warmupBudget = warmupBudget;
+        this.peerSettles = peerSettles;
         this.soloWarmup = soloWarmup;
         this.options = options;
         this.params = options.params();
@@ -187,7 +193,8 @@ final class LatencyMeasurement implements Measurement {
      * gets the round compiled, a pause for the JIT, then a probe whose pace (of compiled code) sets
      * how many more rounds fit; a ping-pong's two ends exchange their probe and elapsed times to
      * agree on the count. Then the rest, in two parts: after the first the JIT may compile in peace
-     * again, the last rounds then run the code it compiled, right before the measured ones. Every
+     * again, the last rounds then run the code it compiled, right before the measured ones, and run
+     * again while either end's JIT worked in them ({@link LatencyWarmup#runUntilSettled}). Every
      * pause sleeps until this end's compiler threads are quiet ({@link JitWarmup#awaitQuiet}). All
      * parts are multiples of 256 rounds, so the peer sees the same counter bytes as in one run of all
      * the rounds: a peer that does not pause just waits for this end's next answer meanwhile.
@@ -196,6 +203,7 @@ final class LatencyMeasurement implements Measurement {
         write.setInline(0, size <= endpoint.inlineSize());
         int total = warmupRounds;
         int done = 0;
+        long probeNanos = 0;
         if (warmupBudget != null && warmupRounds >= LatencyWarmup.PROBE_ROUNDS) {
             long start = System.nanoTime();
             int lead = LatencyWarmup.leadRounds(warmupRounds);
@@ -207,6 +215,7 @@ final class LatencyMeasurement implements Measurement {
             warmUpRounds(loop, LatencyWarmup.PROBE_ROUNDS, size, first);
             long end = System.nanoTime();
             long[] slower = slowerPace(end - probeStart, end - start);
+            probeNanos = slower[0];
             done = lead + LatencyWarmup.PROBE_ROUNDS;
             total = LatencyWarmup.totalRounds(warmupRounds, done, slower[0], slower[1], warmupBudget);
         }
@@ -214,8 +223,39 @@ final class LatencyMeasurement implements Measurement {
         warmUpRounds(loop, total - tail - done, size, first);
         if (tail > 0) {
             pauseForJit();
-            warmUpRounds(loop, tail, size, first);
         }
+        if (!peerSettles) {
+            warmUpRounds(loop, tail, size, first);
+            return;
+        }
+        // the first run is the tail, where the time bound left room for one; every run after it is settleRounds long
+        int settleRounds = LatencyWarmup.settleRounds(warmupRounds, probeNanos, warmupBudget);
+        LatencyWarmup.runUntilSettled(new LatencyWarmup.SettleSteps() {
+            @Override
+            public void runLastRounds(int run) {
+                warmUpRounds(loop, run == 1 && tail > 0 ? tail : settleRounds, size, first);
+            }
+
+            @Override
+            public boolean eitherWorked(boolean oursWorked) throws IOException {
+                return eitherJitWorked(oursWorked);
+            }
+
+            @Override
+            public void pauseForJit() {
+                LatencyMeasurement.this.pauseForJit();
+            }
+        }, JitWarmup.jitClock());
+    }
+
+    /** Whether this end's or, in a ping-pong (where both ends run the rounds), the peer's JIT worked. */
+    private boolean eitherJitWorked(boolean oursWorked) throws IOException {
+        if (!params.kind().verb().latencyIsPingPong()) {
+            return oursWorked;
+        }
+        Map<String, String> theirs = JperfExtension.exchange(handshake.channel(),
+                Map.of(JIT_WORKED_FIELD, oursWorked ? "1" : "0"), "latency warm-up settling");
+        return oursWorked || "1".equals(theirs.get(JIT_WORKED_FIELD));
     }
 
     private void pauseForJit() {

@@ -38,6 +38,8 @@ final class TestSession {
     private static final String WARMUP_FIELD = "latency.warmup_rounds";
     /** This end's {@code --warmup} in ms; a peer that sends it paces its latency warm-up ({@link LatencyWarmup}). */
     private static final String WARMUP_MS_FIELD = "latency.warmup_paced_ms";
+    /** "1": this end runs the latency warm-up's last rounds again while a JIT works in them ({@link LatencyWarmup#runUntilSettled}). */
+    private static final String WARMUP_SETTLE_FIELD = "latency.warmup_settle";
 
     private TestOptions options;
     private CmLink cm;
@@ -53,6 +55,8 @@ final class TestSession {
     private int latencyWarmupRounds;
     /** The latency warm-up's time bound both ends agreed on; null: the peer runs the fixed rounds. */
     private Duration latencyWarmupBudget;
+    /** Both ends settle the latency warm-up's last rounds; false with a jperf peer from before that. */
+    private boolean latencyWarmupSettles;
     private final List<String> warnings = new ArrayList<>();
 
     /**
@@ -188,7 +192,8 @@ final class TestSession {
                     ? new BandwidthMeasurement(options, endpoint, remoteKeys, handshake, listener, timeout,
                             settings.warmup(), settings.stop())
                     : new LatencyMeasurement(options, endpoint, remoteKeys, handshake, listener, timeout,
-                            latencyWarmupRounds, latencyWarmupBudget, jperfPeer ? Duration.ZERO : settings.warmup())) {
+                            latencyWarmupRounds, latencyWarmupBudget, latencyWarmupSettles,
+                            jperfPeer ? Duration.ZERO : settings.warmup())) {
                 measurement.beforeLastExchange();
                 handshake.barrier();
                 outcome = measurement.run();
@@ -363,6 +368,7 @@ final class TestSession {
         long theirMillis = parseMillis(theirs.get(WARMUP_MS_FIELD));
         latencyWarmupBudget = latencyWarmupRounds < LatencyWarmup.PROBE_ROUNDS || theirMillis < 0 ? null
                 : LatencyWarmup.budget(Duration.ofMillis(Math.min(settings.warmup().toMillis(), theirMillis)));
+        latencyWarmupSettles = latencyWarmupBudget != null && "1".equals(theirs.get(WARMUP_SETTLE_FIELD));
     }
 
     private static long parseMillis(String text) {
@@ -390,6 +396,7 @@ final class TestSession {
         Map<String, String> fields = new LinkedHashMap<>();
         fields.put(WARMUP_FIELD, Integer.toString(ourWarmupRounds()));
         fields.put(WARMUP_MS_FIELD, Long.toString(settings.warmup().toMillis()));
+        fields.put(WARMUP_SETTLE_FIELD, "1");
         fields.put(EveryReport.FIELD, "1");
         options.params().symmetricParameters().forEach((k, v) -> fields.put(PARAM_PREFIX + k, v));
         return fields;
