@@ -79,16 +79,23 @@ public record KeyMessage(int lid, int outReads, int qpn, int psn, int rkey, long
 
     /** The exact bytes perftest writes for these values, NUL included. */
     public byte[] encode() {
+        // perftest's "%04x:%04x:%06x:%06x:%08x:%016lx:" and so on, without java.util.Formatter: a send test
+        // sends this in the sync right before it measures, where the JIT's compiles of the Formatter ran
+        // into the measured rounds
         StringBuilder sb = new StringBuilder(SIZE_WITH_GID);
-        sb.append(String.format(Locale.ROOT, "%04x:%04x:%06x:%06x:%08x:%016x:", lid, outReads, qpn, psn, rkey,
-                vaddr));
+        hex(sb, Integer.toHexString(lid), 4).append(':');
+        hex(sb, Integer.toHexString(outReads), 4).append(':');
+        hex(sb, Integer.toHexString(qpn), 6).append(':');
+        hex(sb, Integer.toHexString(psn), 6).append(':');
+        hex(sb, Integer.toHexString(rkey), 8).append(':');
+        hex(sb, Long.toHexString(vaddr), 16).append(':');
         if (gid == null) {
-            sb.append(String.format(Locale.ROOT, "%08x", srqn));
+            hex(sb, Integer.toHexString(srqn), 8);
         } else {
             for (byte b : gid) {
-                sb.append(String.format(Locale.ROOT, "%02x:", b & 0xff));
+                hex(sb, Integer.toHexString(b & 0xff), 2).append(':');
             }
-            sb.append(String.format(Locale.ROOT, "%08x:", srqn));
+            hex(sb, Integer.toHexString(srqn), 8).append(':');
         }
         sb.append('\0');
         byte[] out = sb.toString().getBytes(StandardCharsets.US_ASCII);
@@ -96,6 +103,14 @@ public record KeyMessage(int lid, int outReads, int qpn, int psn, int rkey, long
             throw new IllegalStateException("key message encoded to " + out.length + " bytes");
         }
         return out;
+    }
+
+    /** Appends {@code digits}, lower-case hex, zero-padded to at least {@code width} (printf's {@code %0<width>x}). */
+    private static StringBuilder hex(StringBuilder sb, String digits, int width) {
+        for (int i = digits.length(); i < width; i++) {
+            sb.append('0');
+        }
+        return sb.append(digits);
     }
 
     /**
